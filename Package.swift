@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+//
+// The conformance kit: contracts for paginated lists and offline write queues, written once
+// as scripted timelines and run against a team's own implementation through a small adapter.
+// Zero package dependencies: only the Swift toolchain.
+
+import PackageDescription
+
+let strictSwift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "swift-conformance-kit",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
+    products: [
+        .library(name: "ConformanceTesting", targets: ["ConformanceTesting"]),
+        .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
+        .library(name: "PagerContracts", targets: ["PagerContracts"]),
+        .library(name: "ReferenceImplementations", targets: ["ReferenceImplementations"]),
+        .executable(name: "conformance", targets: ["conformance"]),
+    ],
+    targets: [
+        // The engine: descriptors, timelines, reports, ledgers, watchdog. No test framework.
+        .target(name: "ConformanceKit", swiftSettings: strictSwift6),
+        // Pager adapters, the scripted page source, the P contracts.
+        .target(name: "PagerContracts", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
+        // The Swift Testing bridge: the only module that imports Testing.
+        .target(
+            name: "ConformanceTesting",
+            dependencies: ["ConformanceKit", "PagerContracts"],
+            swiftSettings: strictSwift6
+        ),
+        // Small, readable, correct implementations: what teams read to learn the rules.
+        .target(name: "ReferenceImplementations", swiftSettings: strictSwift6),
+        // Every implementation under check, with its adapter and ledger (references, adopters, mutants).
+        .target(
+            name: "BundledImplementations",
+            dependencies: ["ConformanceKit", "PagerContracts", "ReferenceImplementations"],
+            path: "Conformance",
+            exclude: ["README.md"],
+            swiftSettings: strictSwift6
+        ),
+        // The main job: the conformance matrix over the bundled implementations.
+        .executableTarget(
+            name: "conformance",
+            dependencies: ["ConformanceKit", "BundledImplementations"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "ConformanceKitTests",
+            dependencies: ["ConformanceKit", "PagerContracts", "ConformanceTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "BundledConformanceTests",
+            dependencies: ["BundledImplementations", "ConformanceTesting"],
+            swiftSettings: strictSwift6
+        ),
+    ]
+)

@@ -1,0 +1,81 @@
+/// One implementation bundled under `Conformance/`, with its ledger, ready to run against
+/// every contract of its family.
+///
+/// The pager and queue modules build these with a generic factory over an adapter type; the
+/// `conformance` command and the kit's own tests only see this type-erased value.
+public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
+    /// The implementation's name, such as `SeedPager` or `PagerThatIgnoresGeneration`.
+    public let name: String
+    /// Reference, adopter or mutant.
+    public let kind: ImplementationKind
+    /// How it is driven.
+    public let level: IntegrationLevel
+    /// One sentence: what it is, or for a mutant, its bug.
+    public let summary: String
+    /// The contracts it is expected to fail.
+    public let ledger: Ledger
+    /// The contracts of its family, in catalogue order.
+    public let contracts: [ContractDescriptor]
+
+    private let applicabilityOf: @Sendable (ContractID) -> Applicability
+    private let runContract: @Sendable (ContractID, RunOptions) async -> ContractReport
+
+    /// Creates an implementation under check.
+    /// - Parameters:
+    ///   - applicability: Whether a contract can run against this implementation.
+    ///   - run: Runs one contract and returns its report.
+    public init(
+        name: String,
+        kind: ImplementationKind,
+        level: IntegrationLevel,
+        summary: String,
+        ledger: Ledger,
+        contracts: [ContractDescriptor],
+        applicability: @escaping @Sendable (ContractID) -> Applicability,
+        run: @escaping @Sendable (ContractID, RunOptions) async -> ContractReport
+    ) {
+        self.name = name
+        self.kind = kind
+        self.level = level
+        self.summary = summary
+        self.ledger = ledger
+        self.contracts = contracts
+        self.applicabilityOf = applicability
+        self.runContract = run
+    }
+
+    /// Whether `contract` can run against this implementation.
+    public func applicability(of contract: ContractID) -> Applicability {
+        applicabilityOf(contract)
+    }
+
+    /// What the ledger expects of `contract`.
+    public func expectation(for contract: ContractID) -> ExpectedOutcome {
+        ledger.expectation(for: contract, applicability: applicability(of: contract))
+    }
+
+    /// Runs one contract.
+    public func run(_ contract: ContractID, options: RunOptions = RunOptions()) async
+        -> ContractReport
+    {
+        await runContract(contract, options)
+    }
+
+    /// Runs one contract and pairs the report with the ledger's expectation.
+    public func matrixEntry(for contract: ContractID, options: RunOptions = RunOptions()) async
+        -> MatrixEntry
+    {
+        MatrixEntry(
+            implementation: name, kind: kind, level: level,
+            report: await run(contract, options: options),
+            expected: expectation(for: contract))
+    }
+
+    /// Ledger entries that name contracts outside this implementation's family or the
+    /// catalogue: each is an error in the run.
+    public var unknownLedgerEntries: [Ledger.Entry] {
+        ledger.unknownEntries(in: contracts)
+    }
+
+    public var description: String { name }
+}

@@ -1,0 +1,65 @@
+extension ContractReport {
+    /// The report of one violation as a bug report: the contract and its rule, expected
+    /// versus actual, the difference, the timeline up to the failing step and a hint.
+    ///
+    /// ```text
+    /// P4 late stale response: Expected a response to request #2 (issued under query A) to
+    /// change nothing after the query changed to B, but the visible items changed.
+    ///   Rule: After the query changes (filter switch), a response to any request issued …
+    ///   Expected visible: []
+    ///   Actual visible:   [101, 102]
+    ///   Difference:
+    ///     + 101
+    ///     + 102
+    ///   Timeline (up to the failing step):
+    ///       1. bottom reached → request #1: page 1 (query A)
+    ///     ▶ 5. deliver to request #2: rows [101, 102], hasMore false
+    ///   Hint: compare the response's ticket with the current generation before writing.
+    /// ```
+    public func message(for violation: Violation) -> String {
+        var lines: [String] = []
+        let label = switch violation.kind {
+        case .contract: contract.title
+        case .adapterError: "\(contract.title) — adapter error"
+        case .watchdog: "\(contract.title) — watchdog"
+        }
+        lines.append("\(label): \(violation.summary)")
+        lines.append("  Rule: \(contract.rule)")
+        lines.append("  Subject: \(subject)")
+        if let expected = violation.expected { lines.append("  Expected \(expected)") }
+        if let actual = violation.actual { lines.append("  Actual   \(actual)") }
+        if let difference = violation.difference {
+            lines.append("  Difference (- expected, + actual):")
+            lines.append(contentsOf: difference.split(separator: "\n").map { "    \($0)" })
+        }
+        lines.append("  Timeline (up to the failing step):")
+        lines.append(
+            contentsOf: transcript.rendered(upTo: violation.step)
+                .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" })
+        if let hint = violation.hint { lines.append("  Hint: \(hint)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A one-line summary: the verdict and, for a failure, the first violation's summary.
+    public var headline: String {
+        switch outcome {
+        case .passed:
+            "\(contract.title): passed"
+        case .notApplicable(let reason):
+            "\(contract.title): not applicable: \(reason)"
+        case .failed(let violations):
+            "\(contract.title): \(violations.first?.summary ?? "failed")"
+        }
+    }
+
+    /// The whole report as text: the headline, every violation, notes and the transcript.
+    public var fullText: String {
+        var parts = ["\(subject) — \(headline)"]
+        parts += outcome.violations.map { message(for: $0) }
+        if !notes.isEmpty {
+            parts.append("Notes:\n" + notes.map { "  - \($0)" }.joined(separator: "\n"))
+        }
+        parts.append("Transcript:\n" + transcript.rendered())
+        return parts.joined(separator: "\n\n")
+    }
+}

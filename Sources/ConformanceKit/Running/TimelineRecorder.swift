@@ -1,0 +1,82 @@
+import Foundation
+
+/// The shared record of one contract run: its transcript, violations, notes, and what the kit
+/// is waiting for right now.
+///
+/// Timelines write to it as they go; the watchdog reads it from another thread when it fires,
+/// so a hung subject still produces a report with the steps up to the hang.
+public final class TimelineRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var transcript = Transcript()
+    private var violations: [Violation] = []
+    private var notes: [String] = []
+    private var waitingFor = "the timeline to start"
+
+    /// The tier of the contract being run; violations default to it.
+    public let tier: ContractTier
+
+    /// Creates an empty recorder for a contract of the given tier.
+    public init(tier: ContractTier) {
+        self.tier = tier
+    }
+
+    /// Appends a step to the transcript and returns its number.
+    @discardableResult
+    public func record(_ text: String) -> Int {
+        lock.withLock { transcript.record(text) }
+    }
+
+    /// Adds a note (something the kit could not check), once.
+    public func note(_ text: String) {
+        lock.withLock {
+            if !notes.contains(text) { notes.append(text) }
+        }
+    }
+
+    /// Says what the kit is about to wait for; the watchdog quotes it if it fires.
+    public func setWaiting(for description: String) {
+        lock.withLock { waitingFor = description }
+    }
+
+    /// What the kit is waiting for now.
+    public var currentWait: String { lock.withLock { waitingFor } }
+
+    /// The number of the last recorded step.
+    public var lastStep: Int { lock.withLock { transcript.entries.count } }
+
+    /// Records a violation at the last step (unless it names its own step).
+    public func add(_ violation: Violation) {
+        lock.withLock {
+            var violation = violation
+            if violation.step == nil { violation.step = transcript.entries.count }
+            violations.append(violation)
+        }
+    }
+
+    /// Records a violation and returns the error that stops the timeline.
+    public func fail(_ violation: Violation) -> TimelineStop {
+        add(violation)
+        return TimelineStop()
+    }
+
+    /// The report for everything recorded so far.
+    public func report(
+        for contract: ContractDescriptor, subject: String
+    ) -> ContractReport {
+        lock.withLock {
+            ContractReport(
+                contract: contract,
+                subject: subject,
+                outcome: violations.isEmpty ? .passed : .failed(violations),
+                transcript: transcript,
+                notes: notes
+            )
+        }
+    }
+}
+
+/// Thrown by a timeline after it recorded a violation: the run stops at the failing step.
+public struct TimelineStop: Error, Sendable {
+    /// Creates the stop signal.
+    public init() {}
+}
