@@ -1,0 +1,13 @@
+#if compiler(>=6.2)
+/// The root of every adapter protocol in the kit.
+///
+/// The kit runs each contract under a watchdog, in a closure that may hop between tasks, and
+/// it reaches the adapter's static members (its capabilities, `init()`) from there. That needs
+/// the adapter's metatype to be sendable, which Swift 6.2 spells `SendableMetatype`. Your
+/// adapter conforms without any code: any struct, class or actor satisfies it as long as its
+/// conformance to the adapter protocol is not isolated to a global actor.
+public protocol ConformanceAdapter: SendableMetatype {}
+#else
+/// The root of every adapter protocol in the kit (see the Swift 6.2 declaration).
+public protocol ConformanceAdapter {}
+#endif

@@ -1,0 +1,46 @@
+/// What a pager adapter declares about its pager, so the kit runs only the contracts that
+/// apply and skips the rest with a reason.
+///
+/// State the pager reports (loading, error, …) is not declared here: it is read from the
+/// snapshot, where `nil` means "not reported".
+public struct PagerCapabilities: Hashable, Sendable {
+    /// How the pager asks for the next page.
+    public enum Pagination: String, Hashable, Sendable {
+        /// 1-based page numbers.
+        case pageNumbers
+        /// Opaque cursors returned by the server (the first request carries none).
+        case cursors
+    }
+
+    /// Triggers beyond bottom reached, query changed and retry, which every pager has.
+    public struct Triggers: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Pull-to-refresh (or a page restore) that reloads from the first page.
+        public static let refresh = Triggers(rawValue: 1 << 0)
+        /// A trigger that loads several pages in a row to fill the screen.
+        public static let fillScreen = Triggers(rawValue: 1 << 1)
+    }
+
+    /// Page numbers or cursors.
+    public var pagination: Pagination
+    /// Extra triggers the adapter implements.
+    public var triggers: Triggers
+    /// How many accepted pages in a row may add no visible item before the pager must stop
+    /// loading automatically (P12). Three by default.
+    public var noProgressLimit: Int
+
+    /// Creates capabilities.
+    /// - Parameters:
+    ///   - pagination: Page numbers (default) or cursors.
+    ///   - triggers: Extra triggers: `.refresh`, `.fillScreen`.
+    ///   - noProgressLimit: The P12 bound, 3 by default.
+    public init(
+        pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3
+    ) {
+        self.pagination = pagination
+        self.triggers = triggers
+        self.noProgressLimit = noProgressLimit
+    }
+}

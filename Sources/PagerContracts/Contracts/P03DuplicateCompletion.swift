@@ -1,0 +1,34 @@
+extension PagerContract {
+    /// P3: a response delivered twice is accepted once.
+    static let duplicateCompletion = PagerContract("P3") { t in
+        let hint = "Accept a response only while its ticket is the one in flight, and clear the "
+            + "ticket when accepting: a completion handler that runs twice then finds no match."
+        let page1 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
+        try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
+        let page2 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached after page 1")
+        try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
+        let accepted = await t.state()
+        try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
+        try await t.expectUnchanged(
+            since: accepted, after: "the same response to \(page2) was delivered a second time",
+            hint: hint)
+        let page3 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 3,
+            after: "bottom reached after page 2 was delivered twice",
+            hint: "The next page position must advance once per request, not once per delivery.")
+
+        let loading = await t.state()
+        try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
+        try await t.expectUnchanged(
+            since: loading, after: "a third delivery for \(page2) while page 3 loads", hint: hint)
+        try t.expectNoRequest(
+            try await t.bottomReached(), after: "bottom reached after that delivery",
+            because: "page 3 is still in flight", hint: hint)
+        try await t.deliver(page3, rows: [7, 8, 9], hasMore: true)
+        try await t.expectVisible([1, 2, 3, 4, 5, 6, 7, 8, 9], after: "page 3 arrived")
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 4, after: "bottom reached after page 3")
+    }
+}

@@ -1,0 +1,36 @@
+extension PagerContract {
+    /// P6: a failure keeps the items, shows an error, and a retry asks for the same page.
+    static let failureKeepsItems = PagerContract("P6") { t in
+        let samePage = "Advance the page position (or store the cursor) only when a response is "
+            + "accepted; a failure clears the in-flight ticket and nothing else."
+        let page1 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
+        try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
+        let page2 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached after page 1")
+        try await t.fail(page2, with: .timeout)
+        try await t.expectVisible(
+            [1, 2, 3], after: "page 2 timed out",
+            hint: "A timeout never empties the list: keep the items and show the error.")
+        try await t.expectState(\.isLoading, false, named: "the loading state", after: "page 2 timed out")
+        try await t.expectState(\.showsError, true, named: "the error state", after: "page 2 timed out")
+
+        let duringError = try await t.bottomReached()
+        if !duringError.isEmpty {
+            let again = try t.expectOneRequest(
+                duringError, forPage: 2, after: "bottom reached while the error is shown",
+                hint: samePage)
+            try await t.fail(again, with: .serverError(status: 500))
+            try await t.expectVisible([1, 2, 3], after: "page 2 failed again")
+        }
+        let retried = try t.expectOneRequest(
+            try await t.retry(), forPage: 2, after: "retry",
+            hint: samePage + " Map the adapter's retry() to your pager's retry action.")
+        try await t.deliver(retried, rows: [4, 5, 6], hasMore: true)
+        try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "the retried page 2 arrived")
+        try await t.expectState(
+            \.showsError, false, named: "the error state", after: "the retried page 2 arrived")
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 3, after: "bottom reached after the retry succeeded")
+    }
+}

@@ -1,0 +1,40 @@
+extension PagerContract {
+    /// P8: a cancelled request's completion can still run, and changes nothing.
+    static let cancellationIsNotProof = PagerContract("P8") { t in
+        let hint = "Cancelling the old request saves work but proves nothing: its completion can "
+            + "still run with data or a cancellation error. Check the ticket on every path, the "
+            + "cancellation path included."
+        let a1 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
+        try await t.deliver(a1, rows: [1, 2, 3], hasMore: true)
+        let a2 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached on query A")
+
+        let b1 = try await t.firstPageRequest(
+            after: try await t.changeQuery(to: "B"), of: "the query change to B")
+        let waiting = await t.state()
+        try await t.fail(a2, with: .cancelled)
+        try await t.expectUnchanged(
+            since: waiting, after: "\(a2) of query A completed with a cancellation error",
+            hint: hint)
+        try t.expectNoRequest(
+            try await t.bottomReached(), after: "bottom reached after the cancellation error",
+            because: "query B's first page is still in flight", hint: hint)
+        try await t.deliver(b1, rows: [101, 102], hasMore: true)
+        try await t.expectVisible([101, 102], after: "query B's first page arrived")
+        let b2 = try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached on query B")
+
+        let c1 = try await t.firstPageRequest(
+            after: try await t.changeQuery(to: "C"), of: "the query change to C")
+        let cancelled = await t.state()
+        try await t.deliver(b2, rows: [103, 104], hasMore: true)
+        try await t.expectUnchanged(
+            since: cancelled, after: "the cancelled \(b2) of query B completed with data anyway",
+            hint: hint)
+        try await t.deliver(c1, rows: [201, 202], hasMore: true)
+        try await t.expectVisible([201, 202], after: "query C's first page arrived")
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached on query C")
+    }
+}

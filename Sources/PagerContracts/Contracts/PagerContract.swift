@@ -1,0 +1,92 @@
+import ConformanceKit
+
+/// One pager rule from the catalogue with its scripted timeline, ready to run against any
+/// adapter.
+///
+/// ```swift
+/// @Test(arguments: PagerContract.all(for: MyPagerAdapter.self))
+/// func myPagerConforms(_ contract: PagerContract) async {
+///     await contract.check(MyPagerAdapter.self)
+/// }
+/// ```
+public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
+    /// What a contract needs from an adapter.
+    public struct Requirements: Hashable, Sendable {
+        /// Only cursor pagination can express the contract.
+        public var cursors = false
+        /// The contract needs these triggers.
+        public var triggers: PagerCapabilities.Triggers = []
+    }
+
+    /// The catalogue entry: ID, name, rule, tier.
+    public let descriptor: ContractDescriptor
+    /// What the contract needs from an adapter.
+    public let requirements: Requirements
+    /// Set by ``all(for:)``: whether the contract applies to that adapter.
+    public let applicability: Applicability?
+
+    let timeline: @Sendable (PagerTimeline) async throws -> Void
+
+    init(
+        _ id: ContractID, requires requirements: Requirements = Requirements(),
+        timeline: @escaping @Sendable (PagerTimeline) async throws -> Void
+    ) {
+        guard let descriptor = ContractCatalog.descriptor(id) else {
+            preconditionFailure("\(id) is not in the contract catalogue")
+        }
+        self.descriptor = descriptor
+        self.requirements = requirements
+        self.applicability = nil
+        self.timeline = timeline
+    }
+
+    private init(_ contract: PagerContract, applicability: Applicability) {
+        self.descriptor = contract.descriptor
+        self.requirements = contract.requirements
+        self.applicability = applicability
+        self.timeline = contract.timeline
+    }
+
+    /// The contract's ID, such as `P4`.
+    public var id: ContractID { descriptor.id }
+
+    /// `P4 late stale response`.
+    public var description: String { descriptor.title }
+
+    /// Whether an adapter with `capabilities` can run this contract, and if not, why.
+    public func applicability(for capabilities: PagerCapabilities) -> Applicability {
+        if requirements.cursors && capabilities.pagination != .cursors {
+            return .notApplicable(reason: "needs cursor pagination; the adapter uses page numbers")
+        }
+        if requirements.triggers.contains(.refresh) && !capabilities.triggers.contains(.refresh) {
+            return .notApplicable(reason: "needs a refresh trigger; the adapter declares none")
+        }
+        if requirements.triggers.contains(.fillScreen)
+            && !capabilities.triggers.contains(.fillScreen)
+        {
+            return .notApplicable(
+                reason: "needs a fill-the-screen trigger; the adapter declares none")
+        }
+        return .applicable
+    }
+
+    public static func == (lhs: PagerContract, rhs: PagerContract) -> Bool {
+        lhs.descriptor == rhs.descriptor && lhs.applicability == rhs.applicability
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(descriptor)
+        hasher.combine(applicability)
+    }
+
+    /// Every contract, P1 to P13, each marked with whether it applies to `adapter`.
+    ///
+    /// Use it as the arguments of a parameterized test: a contract that does not apply is
+    /// still listed, and checking it records a warning that names the reason, so it is never
+    /// silently counted as passed.
+    public static func all<Adapter: PagerModelAdapter>(for adapter: Adapter.Type)
+        -> [PagerContract]
+    {
+        all.map { PagerContract($0, applicability: $0.applicability(for: Adapter.capabilities)) }
+    }
+}

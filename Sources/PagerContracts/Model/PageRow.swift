@@ -1,0 +1,32 @@
+import Foundation
+
+/// One item of a page as the kit's scripted server sends it.
+///
+/// The kit identifies rows by an integer; an adapter maps each row to its own item type and
+/// ID type (`Int`, `String`, `UUID`, …) and tells the kit how, with
+/// ``PagerModelAdapter/itemID(for:)``.
+public struct PageRow: Hashable, Sendable, Identifiable, CustomStringConvertible {
+    /// The row's identity on the kit's server.
+    public let id: Int
+
+    /// Creates a row.
+    public init(id: Int) {
+        self.id = id
+    }
+
+    /// A display title, `Item 12`.
+    public var title: String { "Item \(id)" }
+
+    /// A string identity derived from the row, `item-12`, for adapters whose IDs are strings.
+    public var stringID: String { "item-\(id)" }
+
+    /// A UUID derived from the row (`00000000-0000-0000-0000-000000000012`), for adapters
+    /// whose IDs are UUIDs. The same row always gives the same UUID.
+    public var uuid: UUID {
+        let digits = String(id)
+        let padded = String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+        return UUID(uuidString: "00000000-0000-0000-0000-\(padded.suffix(12))")!
+    }
+
+    public var description: String { String(id) }
+}

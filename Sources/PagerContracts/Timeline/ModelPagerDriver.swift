@@ -1,0 +1,54 @@
+/// Drives a ``PagerModelAdapter``: a synchronous state machine, fully deterministic.
+final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
+    private var adapter = Adapter()
+    private var tickets: [Adapter.Ticket] = []
+    private var rowsByItemID: [Adapter.ItemID: Int] = [:]
+
+    var capabilities: PagerCapabilities { Adapter.capabilities }
+
+    func perform(_ trigger: PagerTrigger) async -> TriggerOutcome {
+        do {
+            let request: PageRequest<Adapter.Ticket>? =
+                switch trigger {
+                case .bottomReached: try adapter.bottomReached()
+                case .changeQuery(let query): try adapter.changeQuery(to: query)
+                case .refresh: try adapter.refresh()
+                case .retry: try adapter.retry()
+                case .fillScreen: try adapter.fillScreen()
+                }
+            return .started(register(request))
+        } catch {
+            return .rejected(String(describing: error))
+        }
+    }
+
+    func answer(request index: Int, with answer: PageAnswer) async -> [PagePosition] {
+        let ticket = tickets[index]
+        switch answer {
+        case .page(let response):
+            for row in response.rows { rowsByItemID[Adapter.itemID(for: row)] = row.id }
+            return register(adapter.deliver(response, for: ticket))
+        case .failure(let failure):
+            return register(adapter.fail(failure, for: ticket))
+        }
+    }
+
+    func state() async -> PagerState {
+        let snapshot = adapter.snapshot()
+        return PagerState(
+            visible: snapshot.visibleIDs.map { id in
+                rowsByItemID[id].map(VisibleItem.row) ?? .unrecognized(String(describing: id))
+            },
+            isLoading: snapshot.isLoading,
+            hasMore: snapshot.hasMore,
+            showsError: snapshot.showsError,
+            hasProtocolError: snapshot.hasProtocolError
+        )
+    }
+
+    private func register(_ request: PageRequest<Adapter.Ticket>?) -> [PagePosition] {
+        guard let request else { return [] }
+        tickets.append(request.ticket)
+        return [request.position]
+    }
+}

@@ -1,0 +1,139 @@
+import ConformanceKit
+
+extension PagerTimeline {
+    /// Fails the contract with a bug report at the current step.
+    /// - Returns: The error that stops the timeline; `throw` it.
+    public func violation(
+        _ summary: String, expected: String? = nil, actual: String? = nil,
+        difference: String? = nil, hint: String? = nil
+    ) -> TimelineStop {
+        recorder.fail(
+            Violation(
+                tier: tier, summary: summary, expected: expected, actual: actual,
+                difference: difference, hint: hint))
+    }
+
+    /// Expects `started` to be exactly one request, for `page` of the current query (for
+    /// cursors: carrying the cursor of the last accepted response, or none for page 1).
+    /// - Returns: The request.
+    @discardableResult
+    public func expectOneRequest(
+        _ started: [PageRequestRecord], forPage page: Int, after action: String,
+        hint: String? = nil
+    ) throws -> PageRequestRecord {
+        let wanted = expectedPosition(forPage: page)
+        let wantedText = "one request for page \(page) of query \(query)"
+            + (usesCursors ? " (\(wanted?.description ?? "the accepted cursor"))" : "")
+        guard started.count == 1, let request = started.first else {
+            throw violation(
+                "Expected \(action) to start \(wantedText), but it started "
+                    + (started.isEmpty ? "none." : "\(started.count): \(Self.describe(started))."),
+                expected: "requests: 1, \(wanted?.description ?? "page \(page)")",
+                actual: "requests: \(started.count)\(started.isEmpty ? "" : ", " + Self.describe(started))",
+                hint: hint)
+        }
+        let positionMatches = wanted.map { $0 == request.position } ?? (request.page == page)
+        guard positionMatches, request.generation == generation else {
+            throw violation(
+                "Expected \(action) to start \(wantedText), but it started \(request).",
+                expected: "position \(wanted?.description ?? "page \(page)")",
+                actual: "position \(request.position)",
+                hint: hint)
+        }
+        return request
+    }
+
+    /// Expects `started` to be empty.
+    /// - Parameters:
+    ///   - reason: Why no request may start, such as `page 2 is still in flight`.
+    public func expectNoRequest(
+        _ started: [PageRequestRecord], after action: String, because reason: String,
+        hint: String? = nil
+    ) throws {
+        guard !started.isEmpty else { return }
+        throw violation(
+            "Expected \(action) to start no request (\(reason)), but it started "
+                + "\(Self.describe(started)).",
+            expected: "requests: none",
+            actual: "requests: \(Self.describe(started))",
+            hint: hint)
+    }
+
+    /// Expects the visible items to be exactly `ids`, in order.
+    public func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
+        async throws
+    {
+        let now = await state()
+        let wanted = ids.map(VisibleItem.row)
+        guard now.visible != wanted else { return }
+        let wantedList = "[" + ids.map(String.init).joined(separator: ", ") + "]"
+        throw violation(
+            "Expected the visible items to be \(wantedList) after \(action), but they are "
+                + "\(now.visibleList).",
+            expected: "visible: \(wantedList)",
+            actual: "visible: \(now.visibleList)",
+            difference: listDifference(expected: wanted, actual: now.visible),
+            hint: hint)
+    }
+
+    /// Expects nothing the user sees to differ from `before`.
+    public func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
+        async throws
+    {
+        let now = await state()
+        var changed: [String] = []
+        if now.visible != before.visible { changed.append("the visible items changed") }
+        func compare(_ name: String, _ path: KeyPath<PagerState, Bool?>) {
+            if let old = before[keyPath: path], let new = now[keyPath: path], old != new {
+                changed.append("\(name) changed from \(old) to \(new)")
+            }
+        }
+        compare("loading", \.isLoading)
+        compare("hasMore", \.hasMore)
+        compare("the error state", \.showsError)
+        compare("the protocol-error state", \.hasProtocolError)
+        guard !changed.isEmpty else { return }
+        throw violation(
+            "Expected \(action) to change nothing, but "
+                + changed.joined(separator: " and ") + ".",
+            expected: "state: \(before)",
+            actual: "state: \(now)",
+            difference: listDifference(expected: before.visible, actual: now.visible),
+            hint: hint)
+    }
+
+    /// Expects a reported state to have `value`; when the adapter does not report it, notes
+    /// that it was not checked.
+    public func expectState(
+        _ path: KeyPath<PagerState, Bool?>, _ value: Bool, named name: String,
+        after action: String, hint: String? = nil
+    ) async throws {
+        let now = await state()
+        guard let actual = now[keyPath: path] else {
+            recorder.note("The adapter does not report \(name): checks of it were skipped.")
+            return
+        }
+        guard actual != value else { return }
+        throw violation(
+            "Expected \(name) to be \(value) after \(action), but it is \(actual).",
+            expected: "\(name): \(value)",
+            actual: "state: \(now)",
+            hint: hint)
+    }
+
+    /// The request that loads the current query's first page: the one `started` holds, or, for
+    /// a pager that waits for the next trigger, the one the next bottom trigger starts. Both
+    /// conform.
+    public func firstPageRequest(after started: [PageRequestRecord], of action: String)
+        async throws -> PageRequestRecord
+    {
+        if !started.isEmpty {
+            return try expectOneRequest(started, forPage: 1, after: action)
+        }
+        let next = try await bottomReached()
+        return try expectOneRequest(
+            next, forPage: 1, after: "bottom reached after \(action)",
+            hint: "After a query change or refresh the new query must be able to load its first "
+                + "page: a flag left set by the old query's request blocks it.")
+    }
+}
