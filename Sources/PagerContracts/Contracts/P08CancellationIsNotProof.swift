@@ -12,25 +12,24 @@ extension PagerContract {
 
         let b1 = try await t.firstPageRequest(
             after: try await t.changeQuery(to: "B"), of: "the query change to B")
-        let waiting = await t.state()
-        try await t.fail(a2, with: .cancelled)
-        try await t.expectUnchanged(
-            since: waiting, after: "\(a2) of query A completed with a cancellation error",
-            hint: hint)
-        try t.expectNoRequest(
-            try await t.bottomReached(), after: "bottom reached after the cancellation error",
-            because: "query B's first page is still in flight", hint: hint)
         try await t.deliver(b1, rows: [101, 102], hasMore: true)
-        try await t.expectVisible([101, 102], after: "query B's first page arrived")
         let b2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2, after: "bottom reached on query B")
+        let loadingB2 = await t.state()
+        try await t.fail(a2, with: .cancelled)
+        try await t.expectUnchanged(
+            since: loadingB2,
+            after: "the cancelled \(a2) of query A completed with a cancellation error", hint: hint)
+        try t.expectNoRequest(
+            try await t.bottomReached(), after: "bottom reached after the cancellation error",
+            because: "page 2 of query B is still in flight", hint: hint)
 
         let c1 = try await t.firstPageRequest(
             after: try await t.changeQuery(to: "C"), of: "the query change to C")
-        let cancelled = await t.state()
+        let loadingC1 = await t.state()
         try await t.deliver(b2, rows: [103, 104], hasMore: true)
         try await t.expectUnchanged(
-            since: cancelled, after: "the cancelled \(b2) of query B completed with data anyway",
+            since: loadingC1, after: "the cancelled \(b2) of query B completed with data anyway",
             hint: hint)
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.expectVisible([201, 202], after: "query C's first page arrived")

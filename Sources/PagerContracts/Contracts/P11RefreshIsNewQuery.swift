@@ -11,22 +11,24 @@ extension PagerContract {
             try await t.bottomReached(), forPage: 2, after: "bottom reached after page 1")
 
         let r1 = try await t.firstPageRequest(after: try await t.refresh(), of: "refresh")
-        let refreshing = await t.state()
-        try await t.deliver(a2, rows: [4, 5, 6], hasMore: false)
-        try await t.expectUnchanged(
-            since: refreshing, after: "\(a2), issued before the refresh, answered late", hint: hint)
         try await t.deliver(r1, rows: [0, 1, 2], hasMore: true)
         try await t.expectVisible(
             [0, 1, 2], after: "the refreshed first page arrived",
             hint: "The refreshed first page replaces the list.")
         let r2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2, after: "bottom reached after the refresh")
+        let loadingR2 = await t.state()
+        try await t.deliver(a2, rows: [4, 5, 6], hasMore: false)
+        try await t.expectUnchanged(
+            since: loadingR2,
+            after: "\(a2), issued before the refresh, answered late while the new page 2 loads",
+            hint: hint)
 
         let s1 = try await t.firstPageRequest(after: try await t.refresh(), of: "a second refresh")
-        let refreshingAgain = await t.state()
+        let refreshing = await t.state()
         try await t.fail(r2, with: .timeout)
         try await t.expectUnchanged(
-            since: refreshingAgain, after: "\(r2), issued before the second refresh, timed out",
+            since: refreshing, after: "\(r2), issued before the second refresh, timed out",
             hint: hint)
         try await t.deliver(s1, rows: [0, 1, 2], hasMore: true)
         try await t.expectVisible([0, 1, 2], after: "the second refresh's first page arrived")

@@ -1,0 +1,60 @@
+/// The `conformance` command's arguments.
+struct CommandOptions {
+    enum Command {
+        case matrix
+        case list
+        case help
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var command = Command.matrix
+    var json = false
+    var verbose = false
+    var implementationFilter: String?
+    var contractFilter: Set<String> = []
+
+    static let usage = """
+        usage: swift run conformance [--json] [--verbose] [--implementation NAME] [--contract ID ...]
+               swift run conformance --list
+               swift run conformance --help
+
+        Runs every implementation bundled under Conformance/ (references, adopters, mutants)
+        against every contract of its family and prints the matrix. Exits 0 exactly when every
+        outcome matches the implementations' ledgers and every contract is failed by at least
+        one mutant.
+
+          --json                  one JSON object per cell: implementation, kind, level,
+                                  contract, outcome, expected, message
+          --verbose               print the full bug report of every failure, expected or not
+          --implementation NAME   only implementations whose name contains NAME
+          --contract ID           only this contract (repeatable: --contract P4 --contract P9)
+          --list                  one line per contract: ID, name, tier (tab-separated)
+        """
+
+    init(parsing arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--verbose", "-v": verbose = true
+            case "--list": command = .list
+            case "--help", "-h": command = .help
+            case "--implementation":
+                guard let value = remaining.popFirst() else {
+                    throw UsageError(description: "--implementation needs a name")
+                }
+                implementationFilter = value
+            case "--contract":
+                guard let value = remaining.popFirst() else {
+                    throw UsageError(description: "--contract needs an ID such as P4")
+                }
+                contractFilter.insert(value.uppercased())
+            default:
+                throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+    }
+}
