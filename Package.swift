@@ -47,7 +47,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceKitTests",
-            dependencies: ["ConformanceKit", "PagerContracts", "ConformanceTesting"],
+            dependencies: ["ConformanceKit", "PagerContracts", "ConformanceTesting", "ReferenceImplementations"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -1,0 +1,56 @@
+import BundledImplementations
+import ConformanceTesting
+import Testing
+
+/// One bundled implementation against one contract of its family.
+struct BundledCase: Sendable, CustomTestStringConvertible {
+    let implementation: ImplementationUnderCheck
+    let contract: ContractDescriptor
+
+    var testDescription: String { "\(implementation.name) · \(contract.title)" }
+
+    static let all: [BundledCase] = BundledImplementations.all.flatMap { implementation in
+        implementation.contracts.map { BundledCase(implementation: implementation, contract: $0) }
+    }
+}
+
+/// Every implementation under `Conformance/` against every contract, honouring its ledger:
+/// listed failures are known issues, an unexpected pass is a failure.
+@Test(arguments: BundledCase.all)
+func bundledImplementationHonoursItsLedger(_ bundled: BundledCase) async {
+    await bundled.implementation.check(bundled.contract.id)
+}
+
+@Suite struct BundledSuiteTests {
+    @Test func everyContractIsFailedByAtLeastOneMutant() async {
+        var caught: Set<ContractID> = []
+        var families: Set<ContractID> = []
+        for implementation in BundledImplementations.all {
+            families.formUnion(implementation.contracts.map(\.id))
+            guard implementation.kind == .mutant else { continue }
+            for contract in implementation.contracts {
+                let report = await implementation.run(contract.id)
+                if case .failed = report.outcome { caught.insert(contract.id) }
+            }
+        }
+        #expect(families.subtracting(caught).sorted() == [], "contracts no mutant fails")
+    }
+
+    @Test(arguments: BundledImplementations.all.map(\.name))
+    func ledgersNameOnlyContractsOfTheirFamily(_ name: String) throws {
+        let implementation = try #require(BundledImplementations.all.first { $0.name == name })
+        #expect(implementation.unknownLedgerEntries.map(\.contract) == [])
+    }
+
+    @Test func referencesAndAdoptersAreExpectedToPassEverything() {
+        for implementation in BundledImplementations.all where implementation.kind != .mutant {
+            #expect(implementation.ledger.entries.isEmpty, "\(implementation.name) lists failures")
+        }
+    }
+
+    @Test func everyMutantBreaksSomething() {
+        for implementation in BundledImplementations.all where implementation.kind == .mutant {
+            #expect(!implementation.ledger.entries.isEmpty, "\(implementation.name) has an empty ledger")
+        }
+    }
+}
