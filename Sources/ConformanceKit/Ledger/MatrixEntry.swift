@@ -36,7 +36,7 @@ public struct MatrixEntry: Hashable, Sendable {
             return "\(implementation): \(title) passed, but the ledger expects it to fail: "
                 + "the contract lost its teeth, or the ledger is stale."
         case (.pass, .failed):
-            return "\(implementation): unexpected failure. \(report.headline)"
+            return "\(implementation): \(title) failed, but the ledger expects it to pass."
         case (_, .notApplicable(let reason)):
             return "\(implementation): \(title) was skipped (\(reason)), but the ledger expects "
                 + expected.rawValue + "."

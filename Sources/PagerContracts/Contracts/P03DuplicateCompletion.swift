@@ -12,7 +12,7 @@ extension PagerContract {
         let accepted = await t.state()
         try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
         try await t.expectUnchanged(
-            since: accepted, after: "the same response to \(page2) was delivered a second time",
+            since: accepted, after: "a second delivery of the same response to \(page2)",
             hint: hint)
         let page3 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 3,

@@ -20,7 +20,7 @@ extension PagerContract {
         try await t.deliver(a2, rows: [103, 104], hasMore: false)
         try await t.expectUnchanged(
             since: loadingB2,
-            after: "\(a2) of query A answered late, with hasMore false, while page 2 of B loads",
+            after: "the late answer to \(a2), saying hasMore false, while page 2 of B loads",
             hint: hint)
 
         let c1 = try await t.firstPageRequest(
@@ -29,7 +29,7 @@ extension PagerContract {
         try await t.deliver(b2, rows: [201, 202], hasMore: false)
         try await t.expectUnchanged(
             since: loadingC1,
-            after: "\(b2) of query B answered with exactly C's items and hasMore false, before "
+            after: "the late answer to \(b2), with exactly C's items and hasMore false, before "
                 + "C's first page", hint: hint)
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.expectVisible([201, 202], after: "query C's first page arrived")

@@ -17,7 +17,7 @@ extension PagerContract {
         let loadingB2 = await t.state()
         try await t.fail(a2, with: .timeout)
         try await t.expectUnchanged(
-            since: loadingB2, after: "\(a2) of query A timed out while page 2 of B loads",
+            since: loadingB2, after: "a timeout of \(a2) while page 2 of B loads",
             hint: hint)
         try t.expectNoRequest(
             try await t.bottomReached(), after: "bottom reached after the stale failure",
@@ -28,7 +28,7 @@ extension PagerContract {
         let loadingC1 = await t.state()
         try await t.fail(b2, with: .serverError(status: 503))
         try await t.expectUnchanged(
-            since: loadingC1, after: "\(b2) of query B failed with 503 before C's first page",
+            since: loadingC1, after: "a 503 failure of \(b2) before C's first page",
             hint: hint)
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.expectVisible([201, 202], after: "query C's first page arrived")

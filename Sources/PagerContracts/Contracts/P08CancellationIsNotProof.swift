@@ -19,7 +19,7 @@ extension PagerContract {
         try await t.fail(a2, with: .cancelled)
         try await t.expectUnchanged(
             since: loadingB2,
-            after: "the cancelled \(a2) of query A completed with a cancellation error", hint: hint)
+            after: "a cancellation error for the cancelled \(a2)", hint: hint)
         try t.expectNoRequest(
             try await t.bottomReached(), after: "bottom reached after the cancellation error",
             because: "page 2 of query B is still in flight", hint: hint)
@@ -29,7 +29,7 @@ extension PagerContract {
         let loadingC1 = await t.state()
         try await t.deliver(b2, rows: [103, 104], hasMore: true)
         try await t.expectUnchanged(
-            since: loadingC1, after: "the cancelled \(b2) of query B completed with data anyway",
+            since: loadingC1, after: "data arriving anyway for the cancelled \(b2)",
             hint: hint)
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.expectVisible([201, 202], after: "query C's first page arrived")

@@ -21,14 +21,14 @@ extension PagerContract {
         try await t.deliver(a2, rows: [4, 5, 6], hasMore: false)
         try await t.expectUnchanged(
             since: loadingR2,
-            after: "\(a2), issued before the refresh, answered late while the new page 2 loads",
+            after: "the late answer to \(a2), issued before the refresh, while the new page 2 loads",
             hint: hint)
 
         let s1 = try await t.firstPageRequest(after: try await t.refresh(), of: "a second refresh")
         let refreshing = await t.state()
         try await t.fail(r2, with: .timeout)
         try await t.expectUnchanged(
-            since: refreshing, after: "\(r2), issued before the second refresh, timed out",
+            since: refreshing, after: "a timeout of \(r2), issued before the second refresh",
             hint: hint)
         try await t.deliver(s1, rows: [0, 1, 2], hasMore: true)
         try await t.expectVisible([0, 1, 2], after: "the second refresh's first page arrived")
