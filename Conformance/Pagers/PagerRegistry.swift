@@ -14,6 +14,21 @@ extension BundledImplementations {
             .pager(
                 FeedStoreAdapter.self, name: "FeedStore", kind: .adopter,
                 summary: "An app-style list model with String IDs and the conforming variations."),
+            .asyncPager(
+                FeedViewModelAdapter.self, name: "FeedViewModel", kind: .adopter,
+                summary: "An @MainActor @Observable view model with async/await."),
+            .asyncPager(
+                JoiningFeedViewModelAdapter.self, name: "JoiningFeedViewModel", kind: .adopter,
+                summary: "A view model whose second trigger joins the running load task."),
+            .asyncPager(
+                SpawningFeedViewModelAdapter.self, name: "SpawningFeedViewModel", kind: .adopter,
+                summary: "A view model that spawns its load and keeps working before awaiting it."),
+            .asyncPager(
+                CursorFeedActorAdapter.self, name: "CursorFeedActor", kind: .adopter,
+                summary: "An actor-based cursor pager with UUID item IDs."),
+            .asyncPager(
+                CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
+                summary: "A completion-handler controller with a lock."),
         ] + pagerMutants
     }
 }

@@ -37,3 +37,22 @@ extension PagerContract {
         ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
     }
 }
+
+extension PagerContract {
+    /// Runs this contract against real async code through `adapter`, under every delivery
+    /// mode, and records any violation as an issue at the caller's line.
+    ///
+    /// ```swift
+    /// @Test(arguments: PagerContract.all(for: FeedViewModelAdapter.self))
+    /// func feedViewModelConforms(_ contract: PagerContract) async {
+    ///     await contract.check(FeedViewModelAdapter.self)
+    /// }
+    /// ```
+    public func check<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, options: RunOptions = RunOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, options: options)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}

@@ -31,6 +31,8 @@ public enum ContractRun {
             }
         } catch is TimelineStop {
             // The violation is already recorded.
+        } catch let misuse as AdapterMisuse {
+            recorder.add(Violation(kind: .adapterError, summary: misuse.summary, hint: misuse.hint))
         } catch let timeout as WatchdogTimeout {
             recorder.add(
                 Violation(

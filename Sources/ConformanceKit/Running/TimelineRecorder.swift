@@ -11,6 +11,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     private var violations: [Violation] = []
     private var notes: [String] = []
     private var waitingFor = "the timeline to start"
+    private var waitingDetail: (@Sendable () -> String)?
 
     /// The tier of the contract being run; violations default to it.
     public let tier: ContractTier
@@ -38,8 +39,18 @@ public final class TimelineRecorder: @unchecked Sendable {
         lock.withLock { waitingFor = description }
     }
 
-    /// What the kit is waiting for now.
-    public var currentWait: String { lock.withLock { waitingFor } }
+    /// Adds what the subject's source sees to every wait description (read only when the
+    /// watchdog fires): the requests parked, the triggers pending and their evidence.
+    public func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
+        lock.withLock { waitingDetail = provider }
+    }
+
+    /// What the kit is waiting for now, with what the source sees.
+    public var currentWait: String {
+        let (text, detail) = lock.withLock { (waitingFor, waitingDetail) }
+        guard let detail else { return text }
+        return "\(text). The source saw: \(detail())"
+    }
 
     /// The number of the last recorded step.
     public var lastStep: Int { lock.withLock { transcript.entries.count } }

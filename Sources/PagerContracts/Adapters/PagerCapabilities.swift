@@ -23,8 +23,18 @@ public struct PagerCapabilities: Hashable, Sendable {
         public static let fillScreen = Triggers(rawValue: 1 << 1)
     }
 
+    /// How an async subject's loads complete (the async level only).
+    public enum Loader: String, Hashable, Sendable {
+        /// `try await source.load(…)`: a load resumes exactly once.
+        case asyncAwait
+        /// `source.load(…, completion:)`: a completion can run twice (P3 applies).
+        case completionHandler
+    }
+
     /// Page numbers or cursors.
     public var pagination: Pagination
+    /// How loads complete at the async level.
+    public var loader: Loader
     /// Extra triggers the adapter implements.
     public var triggers: Triggers
     /// How many accepted pages in a row may add no visible item before the pager must stop
@@ -36,10 +46,13 @@ public struct PagerCapabilities: Hashable, Sendable {
     ///   - pagination: Page numbers (default) or cursors.
     ///   - triggers: Extra triggers: `.refresh`, `.fillScreen`.
     ///   - noProgressLimit: The P12 bound, 3 by default.
+    ///   - loader: Async/await (default) or completion handlers, for the async level.
     public init(
-        pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3
+        pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3,
+        loader: Loader = .asyncAwait
     ) {
         self.pagination = pagination
+        self.loader = loader
         self.triggers = triggers
         self.noProgressLimit = noProgressLimit
     }

@@ -1,6 +1,6 @@
 extension PagerContract {
     /// P3: a response delivered twice is accepted once.
-    static let duplicateCompletion = PagerContract("P3") { t in
+    static let duplicateCompletion = PagerContract("P3", requires: .init(redelivery: true)) { t in
         let hint = "Accept a response only while its ticket is the one in flight, and clear the "
             + "ticket when accepting: a completion handler that runs twice then finds no match."
         let page1 = try t.expectOneRequest(

@@ -21,10 +21,14 @@ extension PagerContract {
             try await t.bottomReached(), forPage: 2,
             after: "bottom reached on query B after a stale response carried a cursor", hint: hint)
         try await t.deliver(b2, rows: [103, 104], hasMore: true)
-        try await t.deliver(b1, rows: [101, 102], hasMore: true)
+        if t.canDeliverTwice {
+            try await t.deliver(b1, rows: [101, 102], hasMore: true)
+        }
         try t.expectOneRequest(
             try await t.bottomReached(), forPage: 3,
-            after: "bottom reached after \(b1)'s response was delivered again", hint: hint)
+            after: t.canDeliverTwice
+                ? "bottom reached after \(b1)'s response was delivered again"
+                : "bottom reached after page 2 of B", hint: hint)
 
         if t.capabilities.triggers.contains(.refresh) {
             _ = try await t.firstPageRequest(after: try await t.refresh(), of: "refresh")

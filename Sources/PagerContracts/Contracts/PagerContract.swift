@@ -16,6 +16,8 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
         public var cursors = false
         /// The contract needs these triggers.
         public var triggers: PagerCapabilities.Triggers = []
+        /// The contract delivers one response twice (a completion handler that runs twice).
+        public var redelivery = false
     }
 
     /// The catalogue entry: ID, name, rule, tier.
@@ -53,8 +55,15 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
     /// `P4 late stale response`.
     public var description: String { descriptor.title }
 
-    /// Whether an adapter with `capabilities` can run this contract, and if not, why.
-    public func applicability(for capabilities: PagerCapabilities) -> Applicability {
+    /// Whether an adapter with `capabilities` can run this contract at `level`, and if not, why.
+    public func applicability(
+        for capabilities: PagerCapabilities, level: IntegrationLevel = .model
+    ) -> Applicability {
+        if requirements.redelivery && level == .async && capabilities.loader != .completionHandler {
+            return .notApplicable(
+                reason: "an async/await load resumes exactly once, so a completion cannot run "
+                    + "twice; declare loader: .completionHandler if your loads use callbacks")
+        }
         if requirements.cursors && capabilities.pagination != .cursors {
             return .notApplicable(reason: "needs cursor pagination; the adapter uses page numbers")
         }
@@ -88,5 +97,15 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
         -> [PagerContract]
     {
         all.map { PagerContract($0, applicability: $0.applicability(for: Adapter.capabilities)) }
+    }
+
+    /// Every contract, P1 to P13, each marked with whether it applies to the async `adapter`.
+    public static func all<Adapter: AsyncPagerAdapter>(for adapter: Adapter.Type)
+        -> [PagerContract]
+    {
+        all.map {
+            PagerContract(
+                $0, applicability: $0.applicability(for: Adapter.capabilities, level: .async))
+        }
     }
 }

@@ -30,3 +30,4 @@ public struct PagerSnapshot<ItemID: Hashable>: Hashable {
         self.hasProtocolError = hasProtocolError
     }
 }
+extension PagerSnapshot: Sendable where ItemID: Sendable {}

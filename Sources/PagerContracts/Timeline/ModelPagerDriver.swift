@@ -5,6 +5,10 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     private var rowsByItemID: [Adapter.ItemID: Int] = [:]
 
     var capabilities: PagerCapabilities { Adapter.capabilities }
+    var canDeliverTwice: Bool { true }
+
+    func takeNotes() -> [String] { [] }
+    func finish() async {}
 
     func perform(_ trigger: PagerTrigger) async -> TriggerOutcome {
         do {

@@ -1,18 +1,29 @@
 /// The seam between a contract's timeline and one level of integration.
 ///
-/// The model level drives a synchronous state machine; the async level (a controlled page
-/// source in front of real async code) plugs in here too, so each contract is written once.
+/// The model level drives a synchronous state machine; the async level drives real async code
+/// behind a controlled page source. Each contract is written once, against this seam.
 /// Requests are numbered by the order the driver reports them, starting at 0.
 protocol PagerDriving: AnyObject {
     /// The adapter's declared capabilities.
     var capabilities: PagerCapabilities { get }
 
+    /// Whether this level can deliver one response twice (a completion handler that runs
+    /// twice). An async/await load resumes exactly once.
+    var canDeliverTwice: Bool { get }
+
     /// Fires a trigger and returns what it started once the subject is settled.
-    func perform(_ trigger: PagerTrigger) async -> TriggerOutcome
+    func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome
 
     /// Answers request `index` and returns any requests the answer made the pager start.
-    func answer(request index: Int, with answer: PageAnswer) async -> [PagePosition]
+    func answer(request index: Int, with answer: PageAnswer) async throws -> [PagePosition]
 
     /// What the user sees now, in the kit's terms.
     func state() async -> PagerState
+
+    /// Notes for the transcript about the last step (how a trigger was found blocked, a
+    /// cancellation the subject made).
+    func takeNotes() -> [String]
+
+    /// Ends the run: answers what is still open and waits for the subject's work to end.
+    func finish() async
 }

@@ -39,6 +39,9 @@ public final class PagerTimeline {
         self.tier = recorder.tier
     }
 
+    /// Whether one response can be delivered twice at this level (see P3).
+    public var canDeliverTwice: Bool { driver.canDeliverTwice }
+
     /// `true` when the pager uses cursors.
     public var usesCursors: Bool { capabilities.pagination == .cursors }
 
@@ -146,13 +149,15 @@ public final class PagerTimeline {
 
     private func fire(_ trigger: PagerTrigger) async throws -> [PageRequestRecord] {
         recorder.setWaiting(for: "the pager to handle \"\(trigger)\"")
-        switch await driver.perform(trigger) {
+        let outcome = try await driver.perform(trigger)
+        let notes = driver.takeNotes().map { " (\($0))" }.joined()
+        switch outcome {
         case .started(let positions):
             let started = positions.map(register)
-            recorder.record("\(trigger) → \(Self.describe(started))")
+            recorder.record("\(trigger) → \(Self.describe(started))\(notes)")
             return started
         case .rejected(let error):
-            recorder.record("\(trigger) → rejected: \(error)")
+            recorder.record("\(trigger) → rejected: \(error)\(notes)")
             return []
         }
     }
@@ -169,10 +174,11 @@ public final class PagerTimeline {
         }
         let note = context.isEmpty ? "" : " [\(context.joined(separator: "; "))]"
         recorder.setWaiting(for: "the pager to handle the answer to \(request)")
-        let positions = await driver.answer(request: request.number - 1, with: answer)
+        let positions = try await driver.answer(request: request.number - 1, with: answer)
         let started = positions.map(register)
         let tail = started.isEmpty ? "" : " → \(Self.describe(started))"
-        recorder.record("answer \(request)\(note): \(answer)\(tail)")
+        let notes = driver.takeNotes().map { " (\($0))" }.joined()
+        recorder.record("answer \(request)\(note): \(answer)\(tail)\(notes)")
         return started
     }
 

@@ -1,0 +1,508 @@
+import Foundation
+
+/// Runs a subject's triggers and parks every request it makes until the timeline answers,
+/// and knows, by evidence and never by time, when nothing can move without an answer.
+///
+/// The page source and the write transport are both built on it: a load or a send is a
+/// parked request, a user event or a sending pass is a trigger. ``settle()`` returns when
+/// every trigger has returned or is provably blocked on a parked request (see
+/// ``SettleEvidence``), so a negative check ("the stale page changed nothing") is safe.
+///
+/// Rules it follows (measured on the kit's machine, see the design notes):
+/// - a request is registered before it parks; a registered, unparked request means "not settled";
+/// - a new trigger starts one priority rung above every parked task, so that a later join
+///   escalates the parked task and the escalation handler names the joiner;
+/// - a pending trigger without evidence is probed by raising its priority above every parked
+///   task; if the escalation reaches a parked request inside that call, the trigger waits on it;
+/// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
+///   and the transcript says so.
+public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unchecked Sendable {
+    /// A request the subject made.
+    public struct RequestRecord: Sendable {
+        /// Its number, from 1, in registration order.
+        public let number: Int
+        /// What was asked.
+        public let request: Request
+        /// The trigger whose work made it, if any.
+        public let trigger: Int?
+        /// Whether the trigger's own task made it (rather than a task it spawned).
+        public let fromTriggerTask: Bool
+        /// Whether it is suspended waiting for its answer.
+        public fileprivate(set) var parked: Bool
+        /// How many answers it has been given.
+        public fileprivate(set) var answers: Int = 0
+        /// Whether the subject cancelled the task waiting on it.
+        public fileprivate(set) var cancelled = false
+        fileprivate var priority: UInt8
+        fileprivate let isCallback: Bool
+    }
+
+    private struct TriggerState {
+        let name: String
+        var task: Task<Void, Never>?
+        var identity: Int?
+        var priority: UInt8
+        var returned = false
+        var error: String?
+        var evidence: SettleEvidence?
+        var probedAt = -1
+    }
+
+    private let lock = NSLock()
+    private var records: [RequestRecord] = []
+    private var continuations: [Int: CheckedContinuation<Answer, any Error>] = [:]
+    private var earlyAnswers: [Int: Result<Answer, any Error>] = [:]
+    private var callbacks: [Int: @Sendable (Result<Answer, any Error>) -> Void] = [:]
+    private var triggers: [Int: TriggerState] = [:]
+    private var nextTrigger = 1
+    private var version = 0
+    private var parkedVersion = 0
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var probing: Int?
+    private var problems: [String] = []
+    private var observations: [String] = []
+
+    /// The raw priorities the runtime accepts, lowest first.
+    static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
+
+    /// Whether escalation evidence (joined, probed) is available on this platform.
+    public let usesEscalation: Bool
+
+    /// Creates a scheduler.
+    public init() {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                usesEscalation = true
+            } else {
+                usesEscalation = false
+            }
+        #else
+            usesEscalation = false
+        #endif
+    }
+
+    // MARK: - Triggers
+
+    /// Starts `body` as trigger `name` in its own task, tagged so its requests name it.
+    /// - Returns: The trigger's number.
+    @discardableResult
+    public func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
+        -> Int
+    {
+        let (number, priority) = lock.withLock {
+            let number = nextTrigger
+            nextTrigger += 1
+            let floor = records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
+            let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
+            triggers[number] = TriggerState(name: name, priority: priority)
+            return (number, priority)
+        }
+        let task = Task(priority: TaskPriority(rawValue: priority)) {
+            let identity = currentTaskIdentity() ?? 0
+            self.update { self.triggers[number]?.identity = identity }
+            var failure: String? = nil
+            do {
+                try await TriggerTag.$current.withValue(
+                    TriggerTag(trigger: number, taskIdentity: identity), operation: body)
+            } catch {
+                failure = String(describing: error)
+            }
+            self.update {
+                self.triggers[number]?.returned = true
+                self.triggers[number]?.error = failure
+                self.triggers[number]?.evidence = nil
+            }
+        }
+        lock.withLock { triggers[number]?.task = task }
+        return number
+    }
+
+    /// Whether trigger `number` has returned, and the error it threw, if any.
+    public func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
+        lock.withLock { (triggers[number]?.returned ?? false, triggers[number]?.error) }
+    }
+
+    /// The evidence that trigger `number` is blocked, if it has any now.
+    public func evidence(ofTrigger number: Int) -> SettleEvidence? {
+        lock.withLock { triggers[number]?.evidence }
+    }
+
+    // MARK: - Requests
+
+    /// Registers `request` and suspends until the timeline answers it.
+    ///
+    /// Cancelling the waiting task is noticed but does not answer the request: the timeline
+    /// decides what a cancelled request's completion sees (cancellation is not proof).
+    public func park(_ request: Request) async throws -> Answer {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                // The handler is installed before the request is registered: a join that
+                // escalates this task after registration must always produce an event.
+                let registered = RegisteredNumber()
+                return try await withTaskPriorityEscalationHandler {
+                    let number = self.register(request, callback: nil)
+                    registered.set(number)
+                    return try await self.suspend(number)
+                } onPriorityEscalated: { _, new in
+                    if let number = registered.value { self.noteEscalation(of: number, to: new) }
+                }
+            }
+        #endif
+        return try await suspend(register(request, callback: nil))
+    }
+
+    /// The number of a request being parked, shared with its escalation handler.
+    private final class RegisteredNumber: @unchecked Sendable {
+        private let lock = NSLock()
+        private var number: Int?
+
+        var value: Int? { lock.withLock { number } }
+
+        func set(_ number: Int) {
+            lock.withLock { self.number = number }
+        }
+    }
+
+    /// Registers `request` for a completion-handler API: it counts as parked at once, and each
+    /// answer calls `completion` from a trigger of its own (so a completion that runs twice
+    /// can be delivered twice).
+    /// - Returns: The request's number.
+    @discardableResult
+    public func parkCallback(
+        _ request: Request, completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
+    ) -> Int {
+        register(request, callback: completion)
+    }
+
+    /// Answers request `number`.
+    /// - Returns: `false` when the request cannot take another answer (an async request that
+    ///   was already answered: a continuation resumes once).
+    @discardableResult
+    public func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
+        let delivery: Delivery = update {
+            guard let index = self.records.firstIndex(where: { $0.number == number }) else {
+                return .refused
+            }
+            if let callback = self.callbacks[number] {
+                self.records[index].answers += 1
+                return .callback(callback)
+            }
+            guard self.records[index].answers == 0 else { return .refused }
+            self.records[index].answers = 1
+            self.records[index].parked = false
+            self.parkedVersion += 1
+            for key in self.triggers.keys where self.triggers[key]?.evidence?.request == number {
+                self.triggers[key]?.evidence = nil
+            }
+            if let continuation = self.continuations.removeValue(forKey: number) {
+                return .resume(continuation)
+            }
+            self.earlyAnswers[number] = result
+            return .early
+        }
+        switch delivery {
+        case .resume(let continuation):
+            continuation.resume(with: result)
+        case .callback(let completion):
+            startTrigger("completion handler of request #\(number)") { completion(result) }
+        case .early:
+            break
+        case .refused:
+            return false
+        }
+        return true
+    }
+
+    /// Every request so far, in order.
+    public var requests: [RequestRecord] { lock.withLock { records } }
+
+    /// Adapter mistakes seen so far (requests from work of a trigger that had returned).
+    public var adapterProblems: [String] { lock.withLock { problems } }
+
+    /// Takes the observations made since the last call (cancellations noticed, assumptions
+    /// made), for the transcript.
+    public func takeObservations() -> [String] {
+        lock.withLock {
+            defer { observations = [] }
+            return observations
+        }
+    }
+
+    /// What the scheduler sees, for a watchdog message: open requests and pending triggers.
+    public var stateDescription: String {
+        lock.withLock {
+            let open = records.filter { $0.answers == 0 }.map { record in
+                "request #\(record.number) \(record.request) "
+                    + (record.parked ? "parked" : "registered, not yet parked")
+                    + " at priority \(record.priority)"
+                    + (record.trigger.map { " (from trigger #\($0))" } ?? " (untagged work)")
+                    + (record.cancelled ? ", cancelled" : "")
+            }
+            let pending = triggers.keys.sorted().compactMap { number -> String? in
+                guard let trigger = triggers[number], !trigger.returned else { return nil }
+                return "trigger #\(number) \"\(trigger.name)\" at priority \(trigger.priority), "
+                    + (trigger.evidence.map { "\($0)" } ?? "no evidence it is blocked")
+            }
+            return (open.isEmpty ? "no open request" : open.joined(separator: "; ")) + "; "
+                + (pending.isEmpty ? "no pending trigger" : pending.joined(separator: "; "))
+        }
+    }
+
+    // MARK: - Settling
+
+    /// Returns when every trigger has returned or is provably blocked on a parked request,
+    /// and every registered request is parked. Waits only for events, never for time.
+    public func settle() async {
+        while true {
+            let (seen, done, probes) = update { evaluate() }
+            if done { return }
+            if !probes.isEmpty {
+                for probe in probes { run(probe) }
+                continue
+            }
+            await waitForChange(from: seen)
+        }
+    }
+
+    /// Answers everything still open with a cancellation error and waits for every trigger to
+    /// return, so no continuation leaks. Call it at the end of every timeline.
+    public func finish() async {
+        while true {
+            let (open, allReturned, seen) = lock.withLock {
+                (
+                    records.filter { $0.answers == 0 }.map(\.number),
+                    triggers.values.allSatisfy(\.returned),
+                    version
+                )
+            }
+            for number in open { answer(number, with: .failure(CancellationError())) }
+            if open.isEmpty && allReturned { break }
+            if open.isEmpty { await waitForChange(from: seen) }
+        }
+        let tasks = lock.withLock { triggers.values.compactMap(\.task) }
+        for task in tasks { await task.value }
+    }
+
+    // MARK: - Evidence
+
+    /// Marks the current trigger as waiting in a completion-handler wrapper; call it only
+    /// after the subject's synchronous call returned. Returns a token for ``callbackFired(_:)``.
+    public func callbackWaitBegan(token: CallbackToken) {
+        update {
+            guard !token.fired, let trigger = token.trigger else { return }
+            self.triggers[trigger]?.evidence = .callback
+            token.waiting = true
+        }
+    }
+
+    /// Marks a completion handler as called: its trigger is running again.
+    public func callbackFired(_ token: CallbackToken) {
+        update {
+            token.fired = true
+            if token.waiting, let trigger = token.trigger, self.triggers[trigger]?.evidence == .callback {
+                self.triggers[trigger]?.evidence = nil
+            }
+        }
+    }
+
+    /// Identifies one wait in the kit's completion-handler wrapper. Guarded by the scheduler.
+    public final class CallbackToken: @unchecked Sendable {
+        let trigger: Int?
+        var fired = false
+        var waiting = false
+
+        /// A token for the trigger running now.
+        public init() {
+            trigger = TriggerTag.current?.trigger
+        }
+    }
+
+    // MARK: - Internals
+
+    private enum Delivery {
+        case resume(CheckedContinuation<Answer, any Error>)
+        case callback(@Sendable (Result<Answer, any Error>) -> Void)
+        case early
+        case refused
+    }
+
+    private struct Probe {
+        let trigger: Int
+        let task: Task<Void, Never>
+        let priority: UInt8
+    }
+
+    private func register(
+        _ request: Request, callback: (@Sendable (Result<Answer, any Error>) -> Void)?
+    ) -> Int {
+        let tag = TriggerTag.current
+        let identity = currentTaskIdentity()
+        let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
+        return update {
+            let number = self.records.count + 1
+            if let trigger = tag?.trigger, let owner = self.triggers[trigger], owner.returned {
+                self.problems.append(
+                    "request #\(number) came from work that \"\(owner.name)\" started and did not "
+                        + "await: the trigger had already returned. An adapter's trigger must "
+                        + "await the work it starts (call the async method, not a wrapper that "
+                        + "spawns a Task and returns).")
+            }
+            self.records.append(
+                RequestRecord(
+                    number: number, request: request, trigger: tag?.trigger,
+                    fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
+                    parked: callback != nil, priority: priority, isCallback: callback != nil))
+            if let callback {
+                self.callbacks[number] = callback
+                self.parkedVersion += 1
+            }
+            return number
+        }
+    }
+
+    private func suspend(_ number: Int) async throws -> Answer {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let early: Result<Answer, any Error>? = update {
+                    if let early = self.earlyAnswers.removeValue(forKey: number) { return early }
+                    self.continuations[number] = continuation
+                    guard let index = self.records.firstIndex(where: { $0.number == number }) else {
+                        return nil
+                    }
+                    self.records[index].parked = true
+                    self.parkedVersion += 1
+                    let record = self.records[index]
+                    if record.fromTriggerTask, let trigger = record.trigger {
+                        self.triggers[trigger]?.evidence = .parked(request: number)
+                    }
+                    return nil
+                }
+                if let early { continuation.resume(with: early) }
+            }
+        } onCancel: {
+            self.update {
+                guard let index = self.records.firstIndex(where: { $0.number == number }),
+                    !self.records[index].cancelled
+                else { return }
+                self.records[index].cancelled = true
+                self.observations.append("the subject cancelled the task waiting on request #\(number)")
+            }
+        }
+    }
+
+    private func noteEscalation(of number: Int, to priority: TaskPriority) {
+        let tag = TriggerTag.current
+        let identity = currentTaskIdentity()
+        update {
+            if let index = self.records.firstIndex(where: { $0.number == number }) {
+                self.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            }
+            if let tag, let joiner = self.triggers[tag.trigger], !joiner.returned,
+                joiner.identity == identity
+            {
+                self.triggers[tag.trigger]?.evidence = .joined(request: number)
+            } else if let probing = self.probing {
+                self.triggers[probing]?.evidence = .probed(request: number)
+            }
+        }
+    }
+
+    private func run(_ probe: Probe) {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                lock.withLock { probing = probe.trigger }
+                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
+                update { self.probing = nil }
+            }
+        #endif
+    }
+
+    private func waitForChange(from seen: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if version != seen {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Runs `body` under the lock, counts it as an event and wakes every waiter.
+    @discardableResult
+    private func update<T>(_ body: () -> T) -> T {
+        lock.lock()
+        let result = body()
+        version += 1
+        let waking = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in waking { waiter.resume() }
+        return result
+    }
+
+    /// Whether everything is settled, and which triggers to probe if not.
+    private func evaluate() -> (seen: Int, done: Bool, probes: [Probe]) {
+        let seen = version + 1
+        if records.contains(where: { !$0.parked && $0.answers == 0 && !$0.isCallback }) {
+            return (seen, false, [])
+        }
+        let parked = records.filter { $0.parked && !$0.isCallback }
+        var done = true
+        var probes: [Probe] = []
+        for number in triggers.keys.sorted() {
+            guard var trigger = triggers[number], !trigger.returned else { continue }
+            if let evidence = trigger.evidence {
+                if evidence == .callback { continue }
+                if let request = evidence.request,
+                    records.contains(where: { $0.number == request && $0.parked })
+                {
+                    continue
+                }
+                trigger.evidence = nil
+            }
+            done = false
+            guard trigger.probedAt != parkedVersion, let task = trigger.task else {
+                triggers[number] = trigger
+                continue
+            }
+            // Loads this trigger spawned (its own task did not park them): it may be awaiting
+            // one of them at a priority too low for the await to escalate. A load of another
+            // trigger's that it joins escalates by itself, since triggers start above every
+            // parked task.
+            // A trigger that spawned nothing still parked gets no guess: it will return, park
+            // or join (an event) by itself; if it joins a load at its own priority, the
+            // watchdog names that instead of a verdict resting on an assumption.
+            let spawned = parked.filter { $0.trigger == number && !$0.fromTriggerTask }
+            guard let target = spawned.last else {
+                triggers[number] = trigger
+                continue
+            }
+            trigger.probedAt = parkedVersion
+            let floor = max(trigger.priority, spawned.map(\.priority).max() ?? 0)
+            if usesEscalation, let rung = TimelineScheduler.ladder.first(where: { $0 > floor }) {
+                trigger.priority = rung
+                probes.append(Probe(trigger: number, task: task, priority: rung))
+            } else {
+                trigger.evidence = .assumed(request: target.number)
+                observations.append(
+                    "\"\(trigger.name)\" is assumed blocked on request #\(target.number): "
+                        + (usesEscalation
+                            ? "the five task priorities are used up"
+                            : "priority escalation is unavailable on this platform"))
+            }
+            triggers[number] = trigger
+        }
+        if !done && probes.isEmpty {
+            done = triggers.values.allSatisfy { trigger in
+                trigger.returned || trigger.evidence == .callback
+                    || trigger.evidence.flatMap(\.request).map { request in
+                        records.contains { $0.number == request && $0.parked }
+                    } == true
+            }
+        }
+        return (seen, done, probes)
+    }
+}

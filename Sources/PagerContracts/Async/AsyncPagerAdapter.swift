@@ -1,0 +1,77 @@
+import ConformanceKit
+
+/// Adapts real asynchronous pager code (an `@MainActor` view model, an actor, a
+/// completion-handler class) so the kit can run every P contract against it, with its real
+/// loading code, behind a controlled ``PageSource``.
+///
+/// ```swift
+/// struct FeedViewModelAdapter: AsyncPagerAdapter {
+///     let model: FeedViewModel                      // @MainActor @Observable
+///
+///     init(source: PageSource) async {
+///         model = await FeedViewModel(loadPage: { try await source.load(query: $0, page: $1) })
+///     }
+///     func bottomReached() async { await model.loadNextPage() }
+///     func changeQuery(to query: String) async { await model.search(query) }
+///     func snapshot() async -> PagerSnapshot<Int> {
+///         await MainActor.run {
+///             PagerSnapshot(visibleIDs: model.items.map(\.id), isLoading: model.isLoading)
+///         }
+///     }
+/// }
+/// ```
+///
+/// ## Conforming to AsyncPagerAdapter
+///
+/// Each trigger must **await the work it starts**: call the async method your view calls
+/// (`await model.loadNextPage()`), not a wrapper that spawns a `Task` and returns. The kit runs
+/// each trigger in a task of its own and knows, by evidence rather than by time, when the
+/// trigger is blocked on a load it has not answered; a request made by work a returned trigger
+/// left behind is reported as an adapter error. Loads must go through the `source` the kit
+/// passes to `init(source:)`. The laws checked are those of ``PagerModelAdapter``.
+public protocol AsyncPagerAdapter: ConformanceAdapter, Sendable {
+    /// Your items' ID type.
+    associatedtype ItemID: Hashable & Sendable = Int
+
+    /// What the pager supports.
+    static var capabilities: PagerCapabilities { get }
+
+    /// Creates your subject on the kit's first query, wired to `source`, with nothing loaded.
+    init(source: PageSource) async
+
+    /// The user reached the bottom (or the first load on appear).
+    func bottomReached() async throws
+    /// The filter or search text changed.
+    func changeQuery(to query: String) async throws
+    /// Pull-to-refresh. Declare `.refresh` when implemented.
+    func refresh() async throws
+    /// Retry after an error. By default the same as ``bottomReached()``.
+    func retry() async throws
+    /// Load pages until the screen is full. Declare `.fillScreen` when implemented.
+    func fillScreen() async throws
+    /// What the user sees now.
+    func snapshot() async -> PagerSnapshot<ItemID>
+    /// The ID your subject gives the item built from `row`.
+    static func itemID(for row: PageRow) -> ItemID
+}
+
+extension AsyncPagerAdapter {
+    /// Page numbers, async/await loads, no extra triggers.
+    public static var capabilities: PagerCapabilities { PagerCapabilities() }
+
+    /// Throws ``PagerAdapterError/unsupportedTrigger(_:)``.
+    public func refresh() async throws { throw PagerAdapterError.unsupportedTrigger("refresh") }
+
+    /// The same as ``bottomReached()``.
+    public func retry() async throws { try await bottomReached() }
+
+    /// Throws ``PagerAdapterError/unsupportedTrigger(_:)``.
+    public func fillScreen() async throws {
+        throw PagerAdapterError.unsupportedTrigger("fillScreen")
+    }
+}
+
+extension AsyncPagerAdapter where ItemID == Int {
+    /// The row's own ID.
+    public static func itemID(for row: PageRow) -> Int { row.id }
+}

@@ -1,0 +1,71 @@
+import ConformanceKit
+
+extension PagerContract {
+    /// Runs this contract against a fresh subject made by the async `adapter`, once per delivery
+    /// mode, and returns the first failing run's report (or a pass).
+    ///
+    /// - Parameters:
+    ///   - adapter: The adapter type; the kit creates a fresh subject per run.
+    ///   - options: The watchdog limit and strictness.
+    ///   - modes: The delivery modes to run under; all of them by default.
+    public func run<Adapter: AsyncPagerAdapter>(
+        against adapter: Adapter.Type, options: RunOptions = RunOptions(),
+        modes: [DeliveryMode] = DeliveryMode.allCases
+    ) async -> ContractReport {
+        var notes: [String] = []
+        var last: ContractReport?
+        for mode in modes {
+            let report = await ContractRun.execute(
+                descriptor, subject: "\(Adapter.self) (\(mode))",
+                applicability: applicability(for: Adapter.capabilities, level: .async),
+                watchdog: options.watchdog
+            ) { recorder in
+                let driver = AsyncPagerDriver<Adapter>(mode: mode)
+                await driver.prepare(recorder: recorder)
+                let timeline = PagerTimeline(driver: driver, recorder: recorder)
+                do {
+                    try await self.timeline(timeline)
+                } catch {
+                    await driver.finish()
+                    throw error
+                }
+                await driver.finish()
+            }
+            guard case .passed = report.outcome else { return report }
+            notes += report.notes
+            last = report
+        }
+        guard let last else {
+            return ContractReport(contract: descriptor, subject: "\(Adapter.self)", outcome: .passed)
+        }
+        return ContractReport(
+            contract: descriptor, subject: "\(Adapter.self)", outcome: last.outcome,
+            transcript: last.transcript, notes: Array(Set(notes)).sorted())
+    }
+}
+
+extension ImplementationUnderCheck {
+    /// A bundled pager driven at the async level through `adapter`, under every delivery mode.
+    public static func asyncPager<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
+        ledger: Ledger = []
+    ) -> ImplementationUnderCheck {
+        ImplementationUnderCheck(
+            name: name ?? String(describing: Adapter.self), kind: kind, level: .async,
+            summary: summary, ledger: ledger, contracts: PagerContract.all.map(\.descriptor),
+            applicability: { id in
+                PagerContract.contract(id)?.applicability(for: Adapter.capabilities, level: .async)
+                    ?? .notApplicable(reason: "\(id) is not a pager contract")
+            },
+            run: { id, options in
+                guard let contract = PagerContract.contract(id) else {
+                    return ContractReport(
+                        contract: ContractCatalog.descriptor(id)
+                            ?? ContractDescriptor(id: id, name: "unknown", rule: ""),
+                        subject: String(describing: Adapter.self),
+                        outcome: .notApplicable(reason: "\(id) is not a pager contract"))
+                }
+                return await contract.run(against: Adapter.self, options: options)
+            })
+    }
+}
