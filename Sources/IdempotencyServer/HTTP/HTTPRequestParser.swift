@@ -90,7 +90,7 @@ struct HTTPRequestParser {
         var request = HTTPRequest(method: String(parts[0]), path: path, minorVersion: minor, headers: headers, body: [])
 
         if request.header("Transfer-Encoding") != nil {
-            return .reject(.error(501, "Transfer-Encoding is not supported; send a Content-Length", close: true))
+            return .reject(.error(411, "Transfer-Encoding is not supported; send a Content-Length", close: true))
         }
         var length = 0
         let lengths = headers.filter { $0.name.lowercased() == "content-length" }
