@@ -56,7 +56,7 @@ func runServerCheck(arguments: [String]) async -> Int32 {
             return entry
         }
         let object: [String: Any] = ["server": url.absoluteString, "ietf": ietf, "contracts": entries]
-        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]) {
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) {
             print(String(decoding: data, as: UTF8.self))
         }
     } else {
