@@ -23,6 +23,27 @@ struct JournalTests {
         #expect(third.body == #"{"id":3,"attempts":2,"record_count":3}"#)
     }
 
+    @Test("appends flushed together (group commit) each survive a restart")
+    func concurrentAppendsSurvive() async throws {
+        let journal = try temporaryDirectory().appendingPathComponent("journal.jsonl")
+        let server = try RestartableServer(loopback(journal: journal))
+        let statuses = await withTaskGroup(of: Int?.self, returning: [Int?].self) { group in
+            for index in 0..<100 {
+                group.addTask { await RawHTTP.post(key: "k\(index)", body: #"{"n":\#(index)}"#, port: server.port).status }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 503 })
+        let before = server.current.records
+        try await server.restart()
+        let after = server.current.records
+        await server.stop()
+        #expect(after == before)
+        #expect(Set(after.map(\.id)) == Set(1...100))
+        let lines = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 100)
+    }
+
     @Test("a torn last line (a write cut by a crash) is dropped and the file repaired")
     func tornTailIsDropped() async throws {
         let journal = try temporaryDirectory().appendingPathComponent("journal.jsonl")

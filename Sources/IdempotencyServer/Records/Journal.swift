@@ -30,7 +30,17 @@ final class Journal: @unchecked Sendable {
 
     let path: String
     private let fd: Int32
-    private let lock = NSLock()
+    private let condition = NSCondition()
+    /// Lines waiting for the next flush.
+    private var pending: [UInt8] = []
+    /// How many appends were queued, and how many of those the flushes have settled.
+    private var queued = 0
+    private var settled = 0
+    private var flushing = false
+    /// Appends (by queue position) whose flush failed.
+    private var failures: [(range: ClosedRange<Int>, error: Failure)] = []
+    /// The length of the file's durable prefix.
+    private var durableSize: off_t = 0
 
     private init(path: String, fd: Int32) {
         self.path = path
@@ -84,6 +94,7 @@ final class Journal: @unchecked Sendable {
             lineStart = newline + 1
         }
         let dropped = bytes.count - validEnd
+        durableSize = off_t(validEnd)
         if dropped > 0 {
             guard ftruncate(fd, off_t(validEnd)) == 0 else {
                 throw Failure(description: "cannot truncate the torn tail of \(path): \(SystemSocket.describe(errno))")
@@ -109,34 +120,75 @@ final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Appends one record and flushes it to disk before returning.
-    /// - Throws: ``Failure`` when the write or the flush fails; the record is then not durable.
+    /// Appends one record and returns once it is on disk.
+    ///
+    /// Appends that arrive while another thread is flushing are written and flushed together
+    /// by the next one (group commit): one `fsync` covers them all, and none returns before
+    /// its own line is durable.
+    /// - Throws: ``Failure`` when the write or the flush fails; the record is then not durable,
+    ///   and the file is cut back to its last durable byte.
     func append(_ record: StoredRecord) throws {
         let line = Array((record.journalLine + "\n").utf8)
-        try lock.withLock {
-            try line.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw Failure(description: "cannot append to \(path): \(SystemSocket.describe(errno))")
-                    }
-                    offset += written
-                }
+        condition.lock()
+        defer { condition.unlock() }
+        pending.append(contentsOf: line)
+        queued += 1
+        let ticket = queued
+        while settled < ticket {
+            if flushing {
+                condition.wait()
+                continue
             }
-            try flush()
+            flushing = true
+            let batch = pending
+            let range = (settled + 1)...queued
+            pending = []
+            condition.unlock()
+            var failure: Failure?
+            do {
+                try writeAll(batch)
+                try flush()
+            } catch {
+                failure = error as? Failure ?? Failure(description: "\(error)")
+            }
+            condition.lock()
+            if let failure {
+                failures.append((range, failure))
+                _ = ftruncate(fd, durableSize)
+            } else {
+                durableSize += off_t(batch.count)
+            }
+            settled = range.upperBound
+            flushing = false
+            condition.broadcast()
+        }
+        if let failure = failures.first(where: { $0.range.contains(ticket) }) { throw failure.error }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(description: "cannot append to \(path): \(SystemSocket.describe(errno))")
+                }
+                offset += written
+            }
         }
     }
 
     /// Empties the journal (used by `POST /reset`).
     func removeAll() throws {
-        try lock.withLock {
-            guard ftruncate(fd, 0) == 0 else {
-                throw Failure(description: "cannot truncate \(path): \(SystemSocket.describe(errno))")
-            }
-            try flush()
+        condition.lock()
+        defer { condition.unlock() }
+        while flushing || !pending.isEmpty { condition.wait() }
+        guard ftruncate(fd, 0) == 0 else {
+            throw Failure(description: "cannot truncate \(path): \(SystemSocket.describe(errno))")
         }
+        durableSize = 0
+        try flush()
     }
 
     private func flush() throws {
