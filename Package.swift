@@ -51,7 +51,7 @@ let package = Package(
         // The main job: the conformance matrix over the bundled implementations.
         .executableTarget(
             name: "conformance",
-            dependencies: ["ConformanceKit", "BundledImplementations", "ServerContracts"],
+            dependencies: ["ConformanceKit", "BundledImplementations", "ServerContracts", "IdempotencyServer"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -1,10 +1,13 @@
 import ConformanceKit
 import Foundation
+import IdempotencyServer
 import ServerContracts
 
 /// `conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]`: runs S1–S5 against
 /// a running server and prints one line per contract (passed, failed or skipped, with the
-/// failure message). S5 is always skipped here: the command cannot restart someone else's server.
+/// failure message). S5 is skipped against a URL: the command cannot restart someone else's
+/// server. `--local [--mode MODE]` instead starts the kit's own fault server on a free loopback
+/// port with a temporary journal, and checks all five, restarting it for S5.
 ///
 /// - Parameter arguments: The arguments after the program name; a leading `check-server` is
 ///   ignored, so both `["check-server", "--url", …]` and `["--url", …]` work.
@@ -15,7 +18,12 @@ func runServerCheck(arguments: [String]) async -> Int32 {
     var url: URL?
     var ietf = false
     var json = false
-    let usage = "usage: conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]"
+    var local = false
+    var mode = FaultMode.commitThen503
+    let usage = """
+        usage: conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]
+               conformance check-server --local [--mode commit-then-503|commit-then-drop|always-succeed|ietf] [--json]
+        """
     func fail(_ message: String) -> Int32 {
         FileHandle.standardError.write(Data("conformance check-server: \(message)\n\(usage)\n".utf8))
         return 2
@@ -31,6 +39,13 @@ func runServerCheck(arguments: [String]) async -> Int32 {
             ietf = true
         case "--json":
             json = true
+        case "--local":
+            local = true
+        case "--mode":
+            guard let text = remaining.popFirst(), let parsed = FaultMode(rawValue: text) else {
+                return fail("--mode needs one of \(FaultMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            mode = parsed
         case "--help", "-h":
             print(usage)
             return 0
@@ -38,12 +53,28 @@ func runServerCheck(arguments: [String]) async -> Int32 {
             return fail("unknown argument \"\(argument)\"")
         }
     }
-    guard let url else { return fail("--url is required") }
-
     var reports: [ContractReport] = []
-    for contract in ServerContract.all {
-        reports.append(await contract.run(against: url, ietf: ietf))
+    if local {
+        guard url == nil else { return fail("give either --url or --local, not both") }
+        do {
+            let server = try LocalFaultServer(mode: mode)
+            url = server.baseURL
+            ietf = mode.isIETFProfile
+            for contract in ServerContract.all {
+                reports.append(await contract.run(against: server.baseURL, ietf: ietf, restart: server.restart))
+            }
+            await server.stop()
+        } catch {
+            FileHandle.standardError.write(Data("conformance check-server: \(error)\n".utf8))
+            return 1
+        }
+    } else {
+        guard let url else { return fail("--url or --local is required") }
+        for contract in ServerContract.all {
+            reports.append(await contract.run(against: url, ietf: ietf))
+        }
     }
+    guard let url else { return 1 }
     if json {
         let entries = reports.map { report -> [String: Any] in
             var entry: [String: Any] = [

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Parses HTTP/1.x requests from the bytes a connection has received so far.
 ///
 /// The parser is a pure function of the buffer: it either needs more bytes, returns one
@@ -147,25 +145,5 @@ struct HTTPRequestParser {
     private static func isTokenCharacter(_ character: Character) -> Bool {
         guard let ascii = character.asciiValue, ascii > 32, ascii < 127 else { return false }
         return !"()<>@,;:\\\"/[]?={}".contains(character)
-    }
-}
-
-extension String {
-    /// The string with `%XX` escapes decoded, or `nil` when an escape is malformed or the
-    /// result is not UTF-8.
-    func removingPercentEncodingIfValid() -> String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next(), let low = iterator.next(),
-                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-                else { return nil }
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(bytes: bytes, encoding: .utf8)
     }
 }
