@@ -61,17 +61,23 @@ text = text.replace(old, '_server = HTTPServer(("127.0.0.1", 0), Handler)\n'
 open(path, "w").write(text)
 PY
 
-# Starts a server command, reads its first line ("listening on HOST:PORT"), prints the port.
+# Starts a server command in the background and reads its first line ("listening on
+# HOST:PORT") through a FIFO that stays open, so the server never writes to a closed pipe.
+# Sets PORT; records the PID for cleanup.
 start_server() {
   local name=$1; shift
-  exec {out}< <(exec "$@" 2>/dev/null)
+  mkfifo "$work/$name.out"
+  "$@" > "$work/$name.out" 2>/dev/null &
   pids+=($!)
-  local line
-  read -r line <&"$out"
+  local fd line
+  exec {fd}< "$work/$name.out"
+  read -r line <&"$fd"
   case "$line" in
-    "listening on "*) echo "${line##*:}" ;;
+    "listening on "*) PORT=${line##*:} ;;
     *) echo "$name did not start: $line" >&2; exit 1 ;;
   esac
+  # Keep draining its output in the background (the journal line, "stopped").
+  cat <&"$fd" > /dev/null &
 }
 
 # Runs one wrk load against a port; prints "rps p99_ms non2xx errors".
@@ -89,9 +95,9 @@ run_load() {
 
 journal="$work/journal.jsonl"
 declare -A ports
-ports[swift-memory]=$(start_server swift-memory "$bin" --port 0)
-ports[swift-journal]=$(start_server swift-journal "$bin" --port 0 --journal "$journal")
-ports[python-seed]=$(start_server python-seed python3 "$work/fault_server.py")
+start_server swift-memory "$bin" --port 0; ports[swift-memory]=$PORT
+start_server swift-journal "$bin" --port 0 --journal "$journal"; ports[swift-journal]=$PORT
+start_server python-seed python3 "$work/fault_server.py"; ports[python-seed]=$PORT
 
 echo "wrk: $THREADS threads, $CONNECTIONS connections, ${DURATION}s per run, loopback only; $(nproc) cores shared by wrk and the server"
 printf '%-14s %-9s %12s %10s %10s %8s\n' server load req/s p99_ms non-2xx errors

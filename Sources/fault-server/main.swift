@@ -15,6 +15,10 @@ import Dispatch
 import Foundation
 import IdempotencyServer
 
+// Before any output: a reader that goes away (a script that read the first line) must not
+// kill the server with SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
     print(ServerConfiguration.usage)
@@ -37,9 +41,10 @@ do {
     exit(1)
 }
 
-/// Writes one line to standard output, unbuffered (a script waits for the first line).
+/// Writes one line to standard output, unbuffered (a script waits for the first line); a
+/// closed output is ignored.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }
 
 say("listening on \(server.address)")
@@ -54,7 +59,6 @@ if let path = configuration.journalPath {
     say("records in memory (use --journal PATH to keep them across restarts)")
 }
 
-signal(SIGPIPE, SIG_IGN)
 let signalSources = [SIGTERM, SIGINT].map { number in
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
