@@ -63,9 +63,9 @@ struct ServerContractTests {
 
     @Test("an unreachable server is an adapter error, not a verdict")
     func unreachableServer() async throws {
-        let server = try RestartableServer(loopback())
-        let url = server.baseURL
-        await server.stop()
+        let reserved = RawHTTP.reserveUnlistenedPort()
+        defer { RawHTTP.release(reserved.socket) }
+        let url = URL(string: "http://127.0.0.1:\(reserved.port)")!
         let report = await ServerContract.named("S1")!.run(against: url)
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.kind == .adapterError)

@@ -70,6 +70,36 @@ enum RawHTTP {
         return text + "\r\n" + body
     }
 
+    /// A loopback port that is bound but not listening, so connecting to it is refused and no
+    /// other test can take it while the returned socket stays open. Close the socket after use.
+    static func reserveUnlistenedPort() -> (socket: Int32, port: UInt16) {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                _ = bind(fd, pointer, length)
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Closes a socket from ``reserveUnlistenedPort()``.
+    static func release(_ socket: Int32) {
+        _ = close(socket)
+    }
+
     private static func blockingSend(
         _ parts: [[UInt8]], port: UInt16, finish: Bool, answerBetweenParts: Bool, limit: Duration
     ) -> Answer {
@@ -84,6 +114,7 @@ enum RawHTTP {
         #endif
         guard fd >= 0 else { return Answer(text: "", refused: true) }
         defer { _ = close(fd) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
