@@ -82,6 +82,15 @@ struct JournalTests {
         #expect(error?.description.contains("damaged at line 2") == true)
     }
 
+    @Test("a line with an impossible record ID is damage, not a crash")
+    func impossibleIDIsRefused() throws {
+        let journal = try temporaryDirectory().appendingPathComponent("journal.jsonl")
+        let text = #"{"body":1,"id":1e300,"key":"x"}"# + "\n" + #"{"body":{"title":"b"},"id":2,"key":"k2"}"# + "\n"
+        try Data(text.utf8).write(to: journal)
+        let error = #expect(throws: FaultServer.StartError.self) { try FaultServer.start(loopback(journal: journal)) }
+        #expect(error?.description.contains("damaged at line 1") == true)
+    }
+
     @Test("POST /reset clears memory and the journal only when allowed")
     func resetClearsJournal() async throws {
         let journal = try temporaryDirectory().appendingPathComponent("journal.jsonl")

@@ -51,7 +51,7 @@ final class RecordStore: @unchecked Sendable {
         attempts[key, default: 0] += 1
         while true {
             if let record = records[key] {
-                let count = attempts[key]!
+                let count = attempts[key, default: 0]
                 let total = records.count
                 condition.unlock()
                 return record.body == body
@@ -60,7 +60,7 @@ final class RecordStore: @unchecked Sendable {
             }
             guard reserved.contains(key) else { break }
             if rejectInProgress {
-                let count = attempts[key]!
+                let count = attempts[key, default: 0]
                 condition.unlock()
                 return .inProgress(attempts: count)
             }
@@ -84,7 +84,7 @@ final class RecordStore: @unchecked Sendable {
         condition.broadcast()
         if let failure { return .notDurable(failure) }
         records[key] = record
-        return .committed(record, attempts: attempts[key]!, recordCount: records.count)
+        return .committed(record, attempts: attempts[key, default: 0], recordCount: records.count)
     }
 
     /// Every record (in ID order) and every attempt count.

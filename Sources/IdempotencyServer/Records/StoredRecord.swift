@@ -24,7 +24,7 @@ public struct StoredRecord: Hashable, Sendable {
     init?(journalLine bytes: [UInt8]) {
         guard let value = JSONValue.parse(bytes),
             case .string(let key)? = value["key"],
-            case .number(let id)? = value["id"], id == id.rounded(), id >= 1,
+            case .number(let id)? = value["id"], id == id.rounded(), id >= 1, id < 9_007_199_254_740_992,
             let body = value["body"]
         else { return nil }
         self.init(key: key, id: Int(id), body: body)

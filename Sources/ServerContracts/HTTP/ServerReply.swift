@@ -37,7 +37,7 @@ struct ServerReply: Sendable {
             } else if let text = object["id"] as? String {
                 recordID = text
             }
-            recordCount = (object["record_count"] as? NSNumber)?.intValue
+            recordCount = object["record_count"] as? Int
             if let stored = object["body"] { storedBody = ServerReply.canonical(stored) }
         }
         self.recordID = recordID
