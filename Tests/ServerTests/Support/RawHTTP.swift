@@ -79,12 +79,7 @@ enum RawHTTP {
         let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = loopbackAddress(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
@@ -93,6 +88,18 @@ enum RawHTTP {
             }
         }
         return (fd, UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `127.0.0.1:port` as a socket address.
+    private static func loopbackAddress(port: UInt16) -> sockaddr_in {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
     }
 
     /// Closes a socket from ``reserveUnlistenedPort()``.
@@ -115,13 +122,7 @@ enum RawHTTP {
         guard fd >= 0 else { return Answer(text: "", refused: true) }
         defer { _ = close(fd) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = loopbackAddress(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
