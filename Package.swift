@@ -16,7 +16,10 @@ let package = Package(
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PagerContracts", targets: ["PagerContracts"]),
         .library(name: "ReferenceImplementations", targets: ["ReferenceImplementations"]),
+        .library(name: "ServerContracts", targets: ["ServerContracts"]),
+        .library(name: "IdempotencyServer", targets: ["IdempotencyServer"]),
         .executable(name: "conformance", targets: ["conformance"]),
+        .executable(name: "fault-server", targets: ["fault-server"]),
     ],
     targets: [
         // The engine: descriptors, timelines, reports, ledgers, watchdog. No test framework.
@@ -26,9 +29,15 @@ let package = Package(
         // The Swift Testing bridge: the only module that imports Testing.
         .target(
             name: "ConformanceTesting",
-            dependencies: ["ConformanceKit", "PagerContracts"],
+            dependencies: ["ConformanceKit", "PagerContracts", "ServerContracts"],
             swiftSettings: strictSwift6
         ),
+        // The S contracts: idempotency-key checks over HTTP against any base URL.
+        .target(name: "ServerContracts", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
+        // The fault server's core: HTTP/1.1 on POSIX sockets, records, journal, fault modes.
+        .target(name: "IdempotencyServer", swiftSettings: strictSwift6),
+        // `swift run fault-server`: the seed's fault_server.py, durable and concurrent.
+        .executableTarget(name: "fault-server", dependencies: ["IdempotencyServer"], swiftSettings: strictSwift6),
         // Small, readable, correct implementations: what teams read to learn the rules.
         .target(name: "ReferenceImplementations", swiftSettings: strictSwift6),
         // Every implementation under check, with its adapter and ledger (references, adopters, mutants).
@@ -42,7 +51,7 @@ let package = Package(
         // The main job: the conformance matrix over the bundled implementations.
         .executableTarget(
             name: "conformance",
-            dependencies: ["ConformanceKit", "BundledImplementations"],
+            dependencies: ["ConformanceKit", "BundledImplementations", "ServerContracts", "IdempotencyServer"],
             swiftSettings: strictSwift6
         ),
         .testTarget(
@@ -53,6 +62,11 @@ let package = Package(
         .testTarget(
             name: "BundledConformanceTests",
             dependencies: ["BundledImplementations", "ConformanceTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["IdempotencyServer", "ServerContracts", "ConformanceTesting"],
             swiftSettings: strictSwift6
         ),
     ]

@@ -1,0 +1,59 @@
+import Foundation
+import IdempotencyServer
+
+/// An in-process fault server on a free loopback port that a test can stop and start again on
+/// the same port and journal (the restart the S5 contract asks for).
+final class RestartableServer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var server: FaultServer
+    /// The configuration, with the port the first start chose.
+    let configuration: ServerConfiguration
+
+    /// Starts a server; `port: 0` in `configuration` picks a free port that restarts keep.
+    init(_ configuration: ServerConfiguration) throws {
+        let server = try FaultServer.start(configuration)
+        self.server = server
+        var fixed = configuration
+        fixed.port = server.port
+        self.configuration = fixed
+    }
+
+    /// The running server.
+    var current: FaultServer { lock.withLock { server } }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { current.baseURL }
+
+    /// The port.
+    var port: UInt16 { configuration.port }
+
+    /// Stops the server and starts a new one on the same port and journal.
+    func restart() async throws {
+        await current.stop()
+        let next = try FaultServer.start(configuration)
+        lock.withLock { server = next }
+    }
+
+    /// Stops the server.
+    func stop() async {
+        await current.stop()
+    }
+}
+
+/// A fresh temporary directory for one test's journal.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fault-server-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A configuration on a free loopback port.
+func loopback(
+    mode: FaultMode = .commitThen503, journal: URL? = nil, allowReset: Bool = false,
+    idleTimeout: Duration = .seconds(30)
+) -> ServerConfiguration {
+    ServerConfiguration(
+        host: "127.0.0.1", port: 0, mode: mode, journalPath: journal?.path, allowReset: allowReset,
+        idleTimeout: idleTimeout)
+}
