@@ -39,30 +39,6 @@ extension ServerContract {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let report = await run(against: baseURL, ietf: ietf, options: options, restart: restart)
-        // TODO: switch to ConformanceReporting.record
-        recordServerReport(report, options: options, sourceLocation: sourceLocation)
-    }
-}
-
-/// Stand-in for the shared bridge `ConformanceReporting.record(_:options:sourceLocation:)`:
-/// one issue per violation (a warning for a recommended-tier one unless strict), a warning for
-/// a contract that could not run, and the full report attached.
-// TODO: switch to ConformanceReporting.record
-private func recordServerReport(_ report: ContractReport, options: RunOptions, sourceLocation: SourceLocation) {
-    switch report.outcome {
-    case .passed:
-        return
-    case .notApplicable(let reason):
-        Issue.record(
-            Comment(rawValue: "\(report.contract.title) was not checked: \(reason)"), severity: .warning,
-            sourceLocation: sourceLocation)
-    case .failed(let violations):
-        for violation in violations {
-            let isError = options.strict || violation.tier == .required || violation.kind != .contract
-            Issue.record(
-                Comment(rawValue: report.message(for: violation)), severity: isError ? .error : .warning,
-                sourceLocation: sourceLocation)
-        }
-        Attachment.record(report.fullText, named: "\(report.contract.id).txt", sourceLocation: sourceLocation)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
     }
 }

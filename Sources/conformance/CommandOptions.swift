@@ -19,6 +19,8 @@ struct CommandOptions {
     static let usage = """
         usage: swift run conformance [--json] [--verbose] [--implementation NAME] [--contract ID ...]
                swift run conformance --list
+               swift run conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]
+               swift run conformance check-server --local [--mode MODE] [--json]
                swift run conformance --help
 
         Runs every implementation bundled under Conformance/ (references, adopters, mutants)
@@ -32,6 +34,8 @@ struct CommandOptions {
           --implementation NAME   only implementations whose name contains NAME
           --contract ID           only this contract (repeatable: --contract P4 --contract P9)
           --list                  one line per contract: ID, name, tier (tab-separated)
+          check-server            S1–S5 over HTTP against a server by URL, or against the
+                                  kit's own fault server started on a free loopback port
         """
 
     init(parsing arguments: [String]) throws {

@@ -6,6 +6,9 @@ import Foundation
 // matrix; exit status 0 exactly when every outcome matches the ledgers.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "check-server" {
+    exit(await runServerCheck(arguments: arguments))
+}
 let options: CommandOptions
 do {
     options = try CommandOptions(parsing: arguments)
