@@ -29,7 +29,7 @@ extension WriteQueueContract {
                     hint: "Complete or remove a task only on a 2xx response.")
             }
         }
-        try await h.drive { send in
+        try await h.drive(judgingEndlessSending: false) { send in
             succeeded.insert(h.operationLabel(for: send.request.body))
             return .serve
         }

@@ -7,8 +7,9 @@ extension WriteQueueContract {
         guard let cap = h.capabilities.backoffCap else { return }
         try await h.launch()
         let operation = h.operation(1)
-        let stored = try await h.requireStoredWithKey(operation, try await h.submit(operation), when: "after submit")
+        let stored = try await h.submit(operation)
         var send = try await h.nextSend(of: operation)
+        let firstKey = send.request.idempotencyKey
         var delays: [Duration] = []
         var atCap = 0
         for _ in 0..<24 {
@@ -43,7 +44,7 @@ extension WriteQueueContract {
                     hint: "Clamp the backoff: min(cap, base × 2^attempt).")
             }
             try h.expect(
-                send, carries: stored.key, body: operation.body, of: operation,
+                send, carries: firstKey, body: operation.body, of: operation,
                 "waiting to keep op-1's key and body",
                 hint: "Backoff changes when a task is sent, never what is sent.")
             atCap = delay == cap ? atCap + 1 : 0
@@ -58,7 +59,7 @@ extension WriteQueueContract {
                 hint: "Declare the cap the queue really uses (QueueCapabilities.backoffCap).")
         }
         let task = try await h.persistedTask(for: operation)
-        if let task, !h.identityChanges(from: stored, to: task).isEmpty {
+        if let stored, let task, !h.identityChanges(from: stored, to: task).isEmpty {
             throw h.violation(
                 "Expected waiting never to change op-1's identity, but the stored task changed.",
                 expected: stored.description, actual: task.description,

@@ -1,0 +1,16 @@
+import ReferenceImplementations
+import WriteQueueContracts
+
+/// Bridges the kit's ``ManualClock`` to the reference queue's ``QueueClock``: the queue's
+/// backoff waits on the manual clock, which only the timeline moves.
+struct KitQueueClock: QueueClock {
+    let clock: ManualClock
+
+    var now: Duration { clock.now.offset }
+
+    func wait(until deadline: Duration) async throws {
+        // The one call site of the manual clock's `Clock` requirement: it suspends on the kit's
+        // clock until the timeline advances it; no real time passes.
+        try await clock.sleep(until: ManualClock.Instant(offset: deadline))
+    }
+}
