@@ -3,12 +3,18 @@ import WriteQueueContracts
 
 /// Bridges the kit's ``ManualClock`` to the reference queue's ``QueueClock``: the queue's
 /// backoff waits on the manual clock, which only the timeline moves.
-struct KitQueueClock: QueueClock {
-    let clock: ManualClock
+public struct KitQueueClock: QueueClock {
+    /// The kit's clock.
+    public let clock: ManualClock
 
-    var now: Duration { clock.now.offset }
+    /// Bridges `clock`.
+    public init(clock: ManualClock) {
+        self.clock = clock
+    }
 
-    func wait(until deadline: Duration) async throws {
+    public var now: Duration { clock.now.offset }
+
+    public func wait(until deadline: Duration) async throws {
         // The one call site of the manual clock's `Clock` requirement: it suspends on the kit's
         // clock until the timeline advances it; no real time passes.
         try await clock.sleep(until: ManualClock.Instant(offset: deadline))

@@ -56,6 +56,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private var nextID = 0
     private var closed = false
     private var observers: [@Sendable () -> Void] = []
+    private var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Creates a clock.
     /// - Parameter now: Where the clock starts; the origin by default.
@@ -82,18 +83,20 @@ public final class ManualClock: Clock, @unchecked Sendable {
         let trigger = TriggerContext.current
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let immediate: Result<Void, any Error>? = lock.withLock {
-                    if cancelledBeforeWaiting.remove(id) != nil || closed {
-                        return .failure(CancellationError())
+                let (immediate, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
+                    lock.withLock {
+                        if cancelledBeforeWaiting.remove(id) != nil || closed {
+                            return (.failure(CancellationError()), [])
+                        }
+                        if deadline <= current { return (.success(()), []) }
+                        sleepers[id] = Sleeper(
+                            id: id, deadline: deadline, trigger: trigger, continuation: continuation)
+                        return (nil, takeSatisfiedWatchers())
                     }
-                    if deadline <= current { return .success(()) }
-                    sleepers[id] = Sleeper(
-                        id: id, deadline: deadline, trigger: trigger, continuation: continuation)
-                    return nil
-                }
                 if let immediate {
                     continuation.resume(with: immediate)
                 } else {
+                    for watcher in watchers { watcher.resume() }
                     notifyObservers()
                 }
             }
@@ -130,6 +133,28 @@ public final class ManualClock: Clock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Suspends until at least `count` waits are pending on this clock.
+    ///
+    /// For tests that start a task which waits on the clock: advancing before the task waits
+    /// would miss it. This resumes on the event of the wait starting, never by polling.
+    /// - Parameter count: How many pending waits to wait for.
+    public func waitUntilPending(count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: Bool = lock.withLock {
+                if sleepers.count >= count { return true }
+                waiterWatchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        let satisfied = waiterWatchers.filter { $0.count <= sleepers.count }.map(\.continuation)
+        waiterWatchers.removeAll { $0.count <= sleepers.count }
+        return satisfied
+    }
+
     /// The deadlines of every pending wait, earliest first.
     public var pendingDeadlines: [Instant] {
         lock.withLock { sleepers.values.map(\.deadline).sorted() }
@@ -158,12 +183,16 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     /// Ends every wait with `CancellationError`, now and from now on: the timeline is over.
     func close() {
-        let waiting: [Sleeper] = lock.withLock {
+        let (waiting, watchers): ([Sleeper], [CheckedContinuation<Void, Never>]) = lock.withLock {
             closed = true
-            defer { sleepers = [:] }
-            return Array(sleepers.values)
+            defer {
+                sleepers = [:]
+                waiterWatchers = []
+            }
+            return (Array(sleepers.values), waiterWatchers.map(\.continuation))
         }
         for sleeper in waiting { sleeper.continuation.resume(throwing: CancellationError()) }
+        for watcher in watchers { watcher.resume() }
     }
 
     /// Calls `observer` after every new wait (the settling machinery listens).

@@ -1,0 +1,112 @@
+#if os(macOS) || os(Linux) || os(Windows)
+import BundledImplementations
+import Foundation
+import ReferenceImplementations
+import Testing
+import WriteQueueContracts
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real crash: a child process runs the file-backed reference queue and is killed with
+/// SIGKILL in the middle of a send; the parent relaunches from the directory the child left and
+/// checks the replay against the kit's idempotency ledger.
+@Suite("Real process crash")
+struct RealProcessCrashTests {
+    @Test(
+        "A child killed with SIGKILL mid-send leaves a task the relaunch replays with the same key",
+        arguments: [true, false])
+    func killedMidSend(serverCommitted: Bool) async throws {
+        let root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("write-queue-crash-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let dir = root.path
+
+        await #expect(processExitsWith: .signal(SIGKILL)) { [dir = dir as String, serverCommitted = serverCommitted as Bool] in
+            let root = URL(fileURLWithPath: dir)
+            let queue = try FileWriteQueue(
+                directory: root.appendingPathComponent("tasks"),
+                transport: KillingTransport(
+                    received: root.appendingPathComponent("server-received.json"),
+                    commitsFirst: serverCommitted),
+                clock: KitQueueClock(clock: ManualClock()))
+            try await queue.submit(operationID: "op-1", body: Data(#"{"title":"Ticket 1"}"#.utf8))
+            try await queue.runSendingPass()
+        }
+
+        let tasks = root.appendingPathComponent("tasks")
+        let stored = try FileWriteQueue.storedTasks(in: tasks)
+        try #require(stored.count == 1, "the task must survive the kill")
+        let ledger = IdempotencyLedger()
+        let receivedFile = root.appendingPathComponent("server-received.json")
+        if serverCommitted {
+            let received = try JSONDecoder().decode(ReceivedRequest.self, from: Data(contentsOf: receivedFile))
+            #expect(received.key == stored[0].key)
+            // The server committed the write; its 503 (or anything) never reached the dead child.
+            let first = ledger.receive(
+                WriteRequest(idempotencyKey: received.key, body: received.body), fault: .commitThen503)
+            #expect(first.committed?.id == 1)
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: receivedFile.path))
+        }
+
+        let sent = SentLog()
+        let relaunched = try FileWriteQueue(
+            directory: tasks, transport: LedgerTransport(ledger: ledger, sent: sent),
+            clock: KitQueueClock(clock: ManualClock()))
+        try await relaunched.runSendingPass()
+
+        #expect(sent.keys == [stored[0].key])
+        #expect(ledger.recordCount == 1)
+        #expect(ledger.attempts(forKey: stored[0].key) == (serverCommitted ? 2 : 1))
+        #expect(try FileWriteQueue.storedTasks(in: tasks).isEmpty, "the original result completes the task")
+    }
+}
+
+/// What the child's "server" received before the child died.
+struct ReceivedRequest: Codable {
+    let key: String
+    let body: Data
+}
+
+/// The child's transport: optionally records the request as committed by the server, then
+/// kills its own process before any answer can arrive.
+struct KillingTransport: QueueTransport {
+    let received: URL
+    let commitsFirst: Bool
+
+    func send(idempotencyKey: String, body: Data) async throws -> Int {
+        if commitsFirst {
+            try JSONEncoder().encode(ReceivedRequest(key: idempotencyKey, body: body)).write(to: received, options: .atomic)
+        }
+        kill(getpid(), SIGKILL)
+        return 0
+    }
+}
+
+/// The parent's transport: answers at once from the idempotency ledger.
+struct LedgerTransport: QueueTransport {
+    let ledger: IdempotencyLedger
+    let sent: SentLog
+
+    func send(idempotencyKey: String, body: Data) async throws -> Int {
+        sent.append(idempotencyKey)
+        let reply = ledger.receive(WriteRequest(idempotencyKey: idempotencyKey, body: body))
+        if let error = reply.error { throw error }
+        return reply.response?.statusCode ?? 0
+    }
+}
+
+/// The keys the parent's transport saw, in order.
+final class SentLog: Sendable {
+    private let lock = NSLockBox()
+    nonisolated(unsafe) private var storage: [String] = []
+
+    func append(_ key: String) { lock.run { storage.append(key) } }
+    var keys: [String] { lock.run { storage } }
+}
+#endif
