@@ -7,7 +7,7 @@ struct ManualClockTests {
     func waitEndsAtDeadline() async throws {
         let clock = ManualClock()
         let deadline = clock.now.advanced(by: .seconds(2))
-        let waiter = Task { try await clock.sleep(until: deadline) }
+        let waiter = Task { try await clock.wait(until: deadline) }
         await clock.waitUntilPending(count: 1)
         clock.advance(by: .seconds(1))
         #expect(clock.pendingDeadlines == [deadline])
@@ -20,14 +20,14 @@ struct ManualClockTests {
     @Test("A deadline already reached returns at once")
     func pastDeadlineReturns() async throws {
         let clock = ManualClock(now: ManualClock.Instant(offset: .seconds(5)))
-        try await clock.sleep(until: ManualClock.Instant(offset: .seconds(3)))
+        try await clock.wait(until: ManualClock.Instant(offset: .seconds(3)))
         #expect(clock.pendingDeadlines.isEmpty)
     }
 
     @Test("Cancelling a waiting task ends its wait with CancellationError")
     func cancellationEndsWait() async {
         let clock = ManualClock()
-        let waiter = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(60))) }
+        let waiter = Task { try await clock.wait(until: clock.now.advanced(by: .seconds(60))) }
         await clock.waitUntilPending(count: 1)
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
@@ -39,12 +39,12 @@ struct ManualClockTests {
         let clock = ManualClock()
         let order = OrderLog()
         let late = Task {
-            try await clock.sleep(until: ManualClock.Instant(offset: .seconds(3)))
+            try await clock.wait(until: ManualClock.Instant(offset: .seconds(3)))
             order.append(3)
         }
         await clock.waitUntilPending(count: 1)
         let early = Task {
-            try await clock.sleep(until: ManualClock.Instant(offset: .seconds(1)))
+            try await clock.wait(until: ManualClock.Instant(offset: .seconds(1)))
             order.append(1)
         }
         await clock.waitUntilPending(count: 2)
@@ -56,6 +56,22 @@ struct ManualClockTests {
         clock.advance(by: .seconds(2))
         try await late.value
         #expect(order.values == [1, 3])
+    }
+
+    @Test("The Clock requirement is the same wait, so code written against any Clock works")
+    func clockConformance() async throws {
+        let clock = ManualClock()
+        let waiter = Task { try await Self.waitOnAnyClock(clock, for: .seconds(5)) }
+        await clock.waitUntilPending(count: 1)
+        #expect(clock.pendingDeadlines == [ManualClock.Instant(offset: .seconds(5))])
+        clock.advance(by: .seconds(5))
+        try await waiter.value
+    }
+
+    /// A queue written against `any Clock` waits like this (the only `Clock` call in the kit's
+    /// tests: it suspends on the manual clock, no real time passes).
+    private static func waitOnAnyClock<C: Clock>(_ clock: C, for duration: C.Duration) async throws {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
     }
 
     @Test("Instants measure durations")

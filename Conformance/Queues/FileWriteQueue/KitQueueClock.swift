@@ -15,8 +15,7 @@ public struct KitQueueClock: QueueClock {
     public var now: Duration { clock.now.offset }
 
     public func wait(until deadline: Duration) async throws {
-        // The one call site of the manual clock's `Clock` requirement: it suspends on the kit's
-        // clock until the timeline advances it; no real time passes.
-        try await clock.sleep(until: ManualClock.Instant(offset: deadline))
+        // Suspends on the kit's clock until the timeline advances it; no real time passes.
+        try await clock.wait(until: ManualClock.Instant(offset: deadline))
     }
 }

@@ -27,7 +27,7 @@ extension OutboxAdapting {
                     try await transport.send(WriteRequest(idempotencyKey: key, body: body)).statusCode
                 },
                 now: { clock.now.offset },
-                waitUntil: { deadline in try await clock.sleep(until: ManualClock.Instant(offset: deadline)) }),
+                waitUntil: { deadline in try await clock.wait(until: ManualClock.Instant(offset: deadline)) }),
             defect: defect)
     }
 

@@ -5,13 +5,15 @@ import Foundation
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let waiter = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(2))) }
+/// let waiter = Task { try await clock.wait(until: clock.now.advanced(by: .seconds(2))) }
 /// clock.advance(by: .seconds(1))   // nothing wakes
 /// clock.advance(by: .seconds(1))   // the waiter resumes
 /// ```
 ///
 /// A wait ends when the clock reaches its deadline, or with `CancellationError` when its task is
-/// cancelled. A deadline already reached returns at once.
+/// cancelled. A deadline already reached returns at once. ``wait(until:)`` and the `Clock`
+/// protocol's sleeping requirement are the same wait: code written against `any Clock`
+/// uses the latter, kit code the former (the kit never sleeps on real time).
 public final class ManualClock: Clock, @unchecked Sendable {
     /// A point on the manual clock: the time since the clock's origin.
     public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
@@ -70,12 +72,18 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Zero: the clock resolves any duration.
     public var minimumResolution: Duration { .zero }
 
-    /// Suspends until the clock reaches `deadline`, or throws `CancellationError` when the task
-    /// is cancelled.
+    /// The `Clock` requirement: the same as ``wait(until:)``; no real time passes.
     /// - Parameters:
     ///   - deadline: The instant to wait for.
     ///   - tolerance: Ignored: the manual clock is exact.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await wait(until: deadline)
+    }
+
+    /// Suspends until the clock reaches `deadline`, or throws `CancellationError` when the task
+    /// is cancelled.
+    /// - Parameter deadline: The instant to wait for.
+    public func wait(until deadline: Instant) async throws {
         let id = lock.withLock {
             nextID += 1
             return nextID
