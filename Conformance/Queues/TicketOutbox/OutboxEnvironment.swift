@@ -9,6 +9,7 @@ public struct OutboxEnvironment: Sendable {
     /// Waits until the clock reaches a time.
     public var waitUntil: @Sendable (Duration) async throws -> Void
 
+    /// Creates an environment.
     public init(
         post: @escaping @Sendable (String, Data) async throws -> Int,
         now: @escaping @Sendable () -> Duration,

@@ -8,18 +8,29 @@ public final class OutboxStore: @unchecked Sendable {
     public struct Item: Hashable, Sendable {
         /// Where an item stands.
         public enum State: Hashable, Sendable {
+            /// Waiting to be sent, or for a retry.
             case waiting
+            /// Sent successfully; kept for the app's history.
             case done
+            /// Stopped; the reason is shown to the user.
             case stuck(reason: String)
         }
 
+        /// The operation's ID.
         public var id: String
+        /// The idempotency key (`nil` only in the key-in-memory mutant).
         public var key: String?
+        /// The request body.
         public var body: Data
+        /// The entity an update changes, or `nil` for a create.
         public var entity: String?
+        /// When the item was queued.
         public var createdAt: Duration
+        /// Where the item stands.
         public var state: State = .waiting
-        public var attempts = 0
+        /// How many requests were made.
+        public var attempts: Int = 0
+        /// The earliest time of the next request.
         public var retryAt: Duration
     }
 

@@ -26,6 +26,11 @@ public actor TicketOutbox {
     private var unsaved: [OutboxStore.Item] = []
     private var submittedSinceLaunch: [OutboxStore.Item] = []
 
+    /// Opens the outbox over `store` (a relaunch finds what a crash left).
+    /// - Parameters:
+    ///   - store: The durable store, shared with other outboxes of the app.
+    ///   - environment: How to post, what time it is, how to wait.
+    ///   - defect: The bug of a mutant; `nil` for the app's real outbox.
     public init(store: OutboxStore, environment: OutboxEnvironment, defect: OutboxDefect? = nil) {
         self.store = store
         self.environment = environment
@@ -84,7 +89,7 @@ public actor TicketOutbox {
         }
     }
 
-    /// The outbox's log.
+    /// The outbox's log: IDs, keys, statuses and byte counts, never a body.
     public func logLines() -> [String] { log }
 
     private func deliver(_ item: OutboxStore.Item) async -> Bool {

@@ -265,6 +265,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
                     throw violation(
                         "Expected the queue to stop sending once every task was answered, but it "
                             + "sent more than \(maxSends) requests.",
+                        expected: "at most \(maxSends) requests in this drive",
+                        actual: "send #\(send.number) \(operationLabel(for: send.request.body)) was request "
+                            + "\(count)",
                         hint: "A task that is retried without end: check which answers stop a task.")
                 }
                 guard count <= maxSends else {

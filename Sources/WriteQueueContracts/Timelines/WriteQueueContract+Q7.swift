@@ -50,7 +50,8 @@ extension WriteQueueContract {
             }
         }
         throw h.violation(
-            "Expected two passes over two tasks to finish within 32 steps, but they kept going.",
+            "Expected two passes over a few tasks to finish within 32 steps, but they kept going.",
+            expected: "every pass returned", actual: "\(h.running.count) trigger(s) still running",
             hint: "Check that a completed task is never sent again.")
     }
 }
