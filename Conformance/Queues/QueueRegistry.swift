@@ -18,6 +18,11 @@ extension BundledImplementations {
                 TicketOutboxAdapter.self, name: "TicketOutbox", kind: .adopter,
                 summary: "An app's outbox actor over an in-memory store object: keeps done items, a "
                     + "store-level lease that expires on the clock, merges pending updates."),
+            .queue(
+                TicketOutboxFlushingOnSubmitAdapter.self, name: "TicketOutbox (flush on submit)",
+                kind: .adopter,
+                summary: "The same outbox called the way many apps call it: every submit also "
+                    + "flushes, so requests start inside submit."),
         ] + mutantQueues
     }
 

@@ -135,7 +135,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         let trigger = stage.start("submit \(operation.id)", generation: number) {
             try await A.submit(operation, to: queue)
         }
-        try await settle("submit \(operation.id) to return or park", transcribeEndings: false)
+        try await settle("submit \(operation.id) to return or park", transcribing: false)
         reportedEndings.insert(trigger)
         if let ending = stage.ending(of: trigger), ending != "returned" {
             throw recorder.fail(
@@ -163,20 +163,21 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     }
 
     /// Waits until every live trigger has returned, parked a request or waits on the clock, then
-    /// records what changed. An orphan request or wait is an adapter error.
+    /// records what changed (unless `transcribing` is `false`: the caller records it). An orphan
+    /// request or wait is an adapter error.
     func settle(
         _ what: String = "every trigger to return, park a request, or wait on the clock",
-        transcribeEndings: Bool = true
+        transcribing: Bool = true
     ) async throws {
         recorder.setWaiting(for: what)
         await stage.settle()
-        if transcribeEndings {
+        if transcribing {
             for ended in stage.endedTriggers where !reportedEndings.contains(ended.number) {
                 reportedEndings.insert(ended.number)
                 recorder.record("\(ended.label) \(ended.ending)")
             }
+            try transcribeSends()
         }
-        try transcribeSends()
         if let orphan = stage.orphanSends.first {
             throw recorder.fail(
                 Violation(
