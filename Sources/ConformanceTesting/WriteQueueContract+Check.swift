@@ -35,6 +35,30 @@ extension WriteQueueContract {
     }
 }
 
+extension WriteQueueContract {
+    /// Records a warning for every contract `adapter` cannot support, naming the reason, so a
+    /// skipped contract is visible instead of missing from the test arguments.
+    ///
+    /// ```swift
+    /// @Test func outboxSkipsNothingSilently() {
+    ///     WriteQueueContract.recordNotApplicable(for: OutboxAdapter.self)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - adapter: The team's adapter type.
+    ///   - sourceLocation: Where the warnings are recorded; the caller's line by default.
+    public static func recordNotApplicable<A: WriteQueueAdapter>(
+        for adapter: A.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for (contract, reason) in notApplicable(for: adapter) {
+            Issue.record(
+                Comment(rawValue: "\(contract.descriptor.title) is not checked for \(A.self): \(reason)"),
+                severity: .warning, sourceLocation: sourceLocation)
+        }
+    }
+}
+
 // TODO: switch to ConformanceReporting.record
 /// A stand-in for the shared bridge `ConformanceReporting.record(_:options:sourceLocation:)`,
 /// which is being written on the main branch; swap it in at merge.

@@ -52,9 +52,11 @@ final class ListQueue: @unchecked Sendable {
     var all: [(key: String, body: Data)] { lock.run { items } }
 }
 
-/// Declares nothing optional: Q8 and Q10 are not applicable.
-enum MinimalCapabilitiesAdapter: WriteQueueAdapter {
-    static let capabilities = QueueCapabilities()
+/// The shared parts of the failure tests' adapters: an in-memory list, nothing persisted.
+protocol ListQueueAdapter: WriteQueueAdapter where Storage == NSLockBox, Queue == ListQueue {}
+
+extension ListQueueAdapter {
+    static var capabilities: QueueCapabilities { QueueCapabilities() }
     static func makeStorage() throws -> NSLockBox { NSLockBox() }
     static func launch(from storage: NSLockBox, environment: QueueEnvironment) async throws -> ListQueue {
         ListQueue(transport: environment.transport)
@@ -64,28 +66,18 @@ enum MinimalCapabilitiesAdapter: WriteQueueAdapter {
     static func persistedTasks(in storage: NSLockBox) async throws -> [PersistedTask] { [] }
 }
 
-enum ThrowingSubmitAdapter: WriteQueueAdapter {
+/// Declares nothing optional: Q8 and Q10 are not applicable.
+enum MinimalCapabilitiesAdapter: ListQueueAdapter {}
+
+/// Rejects every submit.
+enum ThrowingSubmitAdapter: ListQueueAdapter {
     struct Rejected: Error {}
-    static let capabilities = QueueCapabilities()
-    static func makeStorage() throws -> NSLockBox { NSLockBox() }
-    static func launch(from storage: NSLockBox, environment: QueueEnvironment) async throws -> ListQueue {
-        ListQueue(transport: environment.transport)
-    }
     static func submit(_ operation: QueueOperation, to queue: ListQueue) async throws { throw Rejected() }
-    static func runSendingPass(_ queue: ListQueue) async throws {}
-    static func persistedTasks(in storage: NSLockBox) async throws -> [PersistedTask] { [] }
 }
 
 /// A pass that waits on something nobody resumes.
-enum HangingPassAdapter: WriteQueueAdapter {
-    static let capabilities = QueueCapabilities()
-    static func makeStorage() throws -> NSLockBox { NSLockBox() }
-    static func launch(from storage: NSLockBox, environment: QueueEnvironment) async throws -> ListQueue {
-        ListQueue(transport: environment.transport)
-    }
-    static func submit(_ operation: QueueOperation, to queue: ListQueue) async throws { queue.add(operation.body) }
+enum HangingPassAdapter: ListQueueAdapter {
     static func runSendingPass(_ queue: ListQueue) async throws {
         for await _ in queue.stall.stream {}
     }
-    static func persistedTasks(in storage: NSLockBox) async throws -> [PersistedTask] { [] }
 }

@@ -70,6 +70,11 @@ struct WriteQueueContractTests {
         await contract.check(TicketOutboxAdapter.self)
     }
 
+    @Test("Skipped contracts are recorded as warnings, which do not fail the run")
+    func skippedAreWarnings() {
+        WriteQueueContract.recordNotApplicable(for: MinimalCapabilitiesAdapter.self)
+    }
+
     @Test("check(_:) records the mutant's failure as an issue at the caller's line")
     func checkRecordsIssues() async throws {
         let q7 = try #require(WriteQueueContract.named("Q7"))
