@@ -52,9 +52,9 @@ extension WriteQueueContract {
         for adapter: A.Type, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         for (contract, reason) in notApplicable(for: adapter) {
-            Issue.record(
-                Comment(rawValue: "\(contract.descriptor.title) is not checked for \(A.self): \(reason)"),
-                severity: .warning, sourceLocation: sourceLocation)
+            recordQueueIssue(
+                "\(contract.descriptor.title) is not checked for \(A.self): \(reason)", isWarning: true,
+                sourceLocation: sourceLocation)
         }
     }
 }
@@ -66,18 +66,28 @@ private func recordQueueReport(
     _ report: ContractReport, options: RunOptions, sourceLocation: SourceLocation
 ) {
     if case .notApplicable(let reason) = report.outcome {
-        Issue.record(
-            Comment(rawValue: "\(report.contract.title) was not run against \(report.subject): \(reason)"),
-            severity: .warning, sourceLocation: sourceLocation)
+        recordQueueIssue(
+            "\(report.contract.title) was not run against \(report.subject): \(reason)", isWarning: true,
+            sourceLocation: sourceLocation)
         return
     }
     for violation in report.outcome.violations {
         let isWarning = violation.tier == .recommended && !options.strict && violation.kind == .contract
-        Issue.record(
-            Comment(rawValue: report.message(for: violation)),
-            severity: isWarning ? .warning : .error, sourceLocation: sourceLocation)
+        recordQueueIssue(report.message(for: violation), isWarning: isWarning, sourceLocation: sourceLocation)
     }
+    #if compiler(>=6.2)
     if !report.outcome.violations.isEmpty {
         Attachment.record(report.fullText, named: "\(report.contract.id) \(report.subject).txt")
     }
+    #endif
+}
+
+/// Records one issue; warnings need the issue severities of Swift 6.2's testing library, and
+/// are dropped by older compilers rather than failing the test.
+private func recordQueueIssue(_ text: String, isWarning: Bool, sourceLocation: SourceLocation) {
+    #if compiler(>=6.2)
+    Issue.record(Comment(rawValue: text), severity: isWarning ? .warning : .error, sourceLocation: sourceLocation)
+    #else
+    if !isWarning { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
+    #endif
 }
