@@ -1,4 +1,4 @@
-#if os(macOS) || os(Linux) || os(Windows)
+#if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
 import BundledImplementations
 import Foundation
 import ReferenceImplementations
