@@ -44,7 +44,7 @@ struct RealProcessCrashTests {
         let ledger = IdempotencyLedger()
         let receivedFile = root.appendingPathComponent("server-received.json")
         if serverCommitted {
-            let received = try JSONDecoder().decode(ReceivedRequest.self, from: Data(contentsOf: receivedFile))
+            let received = try JSONDecoder().decode(KillingTransport.Received.self, from: Data(contentsOf: receivedFile))
             #expect(received.key == stored[0].key)
             // The server committed the write; its 503 (or anything) never reached the dead child.
             let first = ledger.receive(
@@ -67,46 +67,4 @@ struct RealProcessCrashTests {
     }
 }
 
-/// What the child's "server" received before the child died.
-struct ReceivedRequest: Codable {
-    let key: String
-    let body: Data
-}
-
-/// The child's transport: optionally records the request as committed by the server, then
-/// kills its own process before any answer can arrive.
-struct KillingTransport: QueueTransport {
-    let received: URL
-    let commitsFirst: Bool
-
-    func send(idempotencyKey: String, body: Data) async throws -> Int {
-        if commitsFirst {
-            try JSONEncoder().encode(ReceivedRequest(key: idempotencyKey, body: body)).write(to: received, options: .atomic)
-        }
-        kill(getpid(), SIGKILL)
-        return 0
-    }
-}
-
-/// The parent's transport: answers at once from the idempotency ledger.
-struct LedgerTransport: QueueTransport {
-    let ledger: IdempotencyLedger
-    let sent: SentLog
-
-    func send(idempotencyKey: String, body: Data) async throws -> Int {
-        sent.append(idempotencyKey)
-        let reply = ledger.receive(WriteRequest(idempotencyKey: idempotencyKey, body: body))
-        if let error = reply.error { throw error }
-        return reply.response?.statusCode ?? 0
-    }
-}
-
-/// The keys the parent's transport saw, in order.
-final class SentLog: Sendable {
-    private let lock = NSLockBox()
-    nonisolated(unsafe) private var storage: [String] = []
-
-    func append(_ key: String) { lock.run { storage.append(key) } }
-    var keys: [String] { lock.run { storage } }
-}
 #endif
