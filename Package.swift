@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ConformanceTesting", targets: ["ConformanceTesting"]),
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         .library(name: "PagerContracts", targets: ["PagerContracts"]),
+        .library(name: "WriteQueueContracts", targets: ["WriteQueueContracts"]),
         .library(name: "ReferenceImplementations", targets: ["ReferenceImplementations"]),
         .library(name: "ServerContracts", targets: ["ServerContracts"]),
         .library(name: "IdempotencyServer", targets: ["IdempotencyServer"]),
@@ -26,10 +27,13 @@ let package = Package(
         .target(name: "ConformanceKit", swiftSettings: strictSwift6),
         // Pager adapters, the scripted page source, the P contracts.
         .target(name: "PagerContracts", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
+        // Queue adapters, the controlled transport and idempotency ledger, the manual clock,
+        // the crash harness, the Q contracts.
+        .target(name: "WriteQueueContracts", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
         // The Swift Testing bridge: the only module that imports Testing.
         .target(
             name: "ConformanceTesting",
-            dependencies: ["ConformanceKit", "PagerContracts", "ServerContracts"],
+            dependencies: ["ConformanceKit", "PagerContracts", "WriteQueueContracts", "ServerContracts"],
             swiftSettings: strictSwift6
         ),
         // The S contracts: idempotency-key checks over HTTP against any base URL.
@@ -43,7 +47,9 @@ let package = Package(
         // Every implementation under check, with its adapter and ledger (references, adopters, mutants).
         .target(
             name: "BundledImplementations",
-            dependencies: ["ConformanceKit", "PagerContracts", "ReferenceImplementations"],
+            dependencies: [
+                "ConformanceKit", "PagerContracts", "WriteQueueContracts", "ReferenceImplementations",
+            ],
             path: "Conformance",
             exclude: ["README.md"],
             swiftSettings: strictSwift6
@@ -57,6 +63,14 @@ let package = Package(
         .testTarget(
             name: "ConformanceKitTests",
             dependencies: ["ConformanceKit", "PagerContracts", "ConformanceTesting", "ReferenceImplementations"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "WriteQueueContractsTests",
+            dependencies: [
+                "WriteQueueContracts", "ConformanceTesting", "BundledImplementations",
+                "ReferenceImplementations",
+            ],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -1,6 +1,115 @@
 import ConformanceKit
+import WriteQueueContracts
 
 extension BundledImplementations {
-    /// The bundled write queues (filled in by the write-queue work).
-    public static var queues: [ImplementationUnderCheck] { [] }
+    /// The bundled write queues: the reference (in both conflict profiles), the sample adopter,
+    /// and every mutant with the contracts its one bug breaks.
+    public static var queues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                FileWriteQueueAdapter.self, name: "FileWriteQueue", kind: .reference,
+                summary: "The reference: one JSON file per task, key fixed at submit, lease per task, "
+                    + "capped backoff on the injected clock, redacted logs."),
+            .queue(
+                FileWriteQueueIETFAdapter.self, name: "FileWriteQueue (IETF profile)", kind: .reference,
+                summary: "The reference against a server that follows the IETF idempotency-key draft "
+                    + "(409 retries, 422 stops)."),
+            .queue(
+                TicketOutboxAdapter.self, name: "TicketOutbox", kind: .adopter,
+                summary: "An app's outbox actor over an in-memory store object: keeps done items, a "
+                    + "store-level lease that expires on the clock, merges pending updates."),
+            .queue(
+                TicketOutboxFlushingOnSubmitAdapter.self, name: "TicketOutbox (flush on submit)",
+                kind: .adopter,
+                summary: "The same outbox called the way many apps call it: every submit also "
+                    + "flushes, so requests start inside submit."),
+        ] + mutantQueues
+    }
+
+    /// The mutants of ``TicketOutbox``, each with one realistic bug.
+    static var mutantQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                QueueThatRegeneratesKeyOnRetry.self, kind: .mutant,
+                summary: "A fresh key on every retry.",
+                ledger: [
+                    .fails("Q2", because: "the stored key changes after an unknown outcome"),
+                    .fails("Q3", because: "the replay after the crash carries a new key: a second record"),
+                    .fails("Q8", because: "waiting for the retry changes the key"),
+                    .fails("Q9", because: "the retry after a 408 carries a new key"),
+                ]),
+            .queue(
+                QueueThatKeepsKeyOnlyInMemory.self, kind: .mutant,
+                summary: "The key is made in memory at the first send after each launch.",
+                ledger: [
+                    .fails("Q1", because: "no key is stored at submit"),
+                    .fails("Q3", because: "the relaunch resends under a new key: a second record"),
+                ]),
+            .queue(
+                QueueThatDeletesTaskOn503.self, kind: .mutant,
+                summary: "A 5xx deletes the task.",
+                ledger: [
+                    .fails("Q2", because: "a 503 removes the task"),
+                    .fails("Q3", because: "the committed-then-503 task is gone, never replayed"),
+                    .fails("Q5", because: "a 500 removes the task without a success"),
+                    .fails("Q8", because: "there is no retry to measure after the first 503"),
+                ]),
+            .queue(
+                QueueThatRetries409Forever.self, kind: .mutant,
+                summary: "A 409 is retried like a 503.",
+                ledger: [.fails("Q4", because: "the conflicted task is resent after its backoff")]),
+            .queue(
+                QueueThatCompletesOnAnyResponse.self, kind: .mutant,
+                summary: "Any HTTP answer completes the task.",
+                ledger: [
+                    .fails("Q2", because: "a 503 completes the task"),
+                    .fails("Q3", because: "the 503 completes the task, so it is never replayed"),
+                    .fails("Q4", because: "the 409 completes the task instead of stopping it"),
+                    .fails("Q5", because: "a 500 completes the task"),
+                    .fails("Q8", because: "the first 503 completes the task: no retry"),
+                    .fails("Q9", because: "a 408 completes the task: the declared retry never happens"),
+                ]),
+            .queue(
+                QueueThatDerivesKeyFromBody.self, kind: .mutant,
+                summary: "The key is a hash of the body.",
+                ledger: [
+                    .fails("Q6", because: "two identical creates share a key: one record"),
+                    .fails("Q12", because: "two identical creates are sent under one key"),
+                ]),
+            .queue(
+                QueueWithoutSendLease.self, kind: .mutant,
+                summary: "No send lease.",
+                ledger: [.fails("Q7", because: "two passes send op-1 at once")]),
+            .queue(
+                QueueThatPersistsAfterFirstSend.self, kind: .mutant,
+                summary: "A new task is stored only after its first send returns.",
+                ledger: [.fails("Q1", because: "a crash right after submit loses the task")]),
+            .queue(
+                QueueWithUncappedBackoff.self, kind: .mutant,
+                summary: "The backoff doubles without a cap.",
+                ledger: [.fails("Q8", because: "the sixth retry waits 32 s, past the 16 s cap")]),
+            .queue(
+                QueueThatRetriesEveryClientError.self, kind: .mutant,
+                summary: "Every 4xx but 409 is retried.",
+                ledger: [.fails("Q9", because: "a 400 is resent after its backoff")]),
+            .queue(
+                QueueThatLogsBodies.self, kind: .mutant,
+                summary: "The submit log line holds the body.",
+                ledger: [.fails("Q10", because: "the sensitive card value appears in the log")]),
+            .queue(
+                QueueThatOverwritesRestoredTasks.self, kind: .mutant,
+                summary: "The first submit after a relaunch saves its own list over the store.",
+                ledger: [
+                    .fails("Q11", because: "the tasks stored before the crash are overwritten"),
+                    .fails(
+                        "Q12",
+                        because: "the stale list saved at the next submit reverts the merged update "
+                            + "to its older body"),
+                ]),
+            .queue(
+                CoalescingQueueThatSendsOlderBody.self, kind: .mutant,
+                summary: "Merging a pending update keeps the older body.",
+                ledger: [.fails("Q12", because: "the draft body is sent instead of the final one")]),
+        ]
+    }
 }

@@ -1,6 +1,6 @@
-@_exported import ServerContracts
 import ConformanceKit
 import Foundation
+import ServerContracts
 import Testing
 
 // No `@retroactive`: ServerContract is declared in this package, and the compiler rejects the

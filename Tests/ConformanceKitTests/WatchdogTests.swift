@@ -6,7 +6,7 @@ import Testing
     @Test func aHungAdapterBecomesANamedFailure() async throws {
         let contract = try #require(PagerContract.contract("P1"))
         let report = await contract.run(
-            against: HangingPagerAdapter.self, options: RunOptions(watchdog: .milliseconds(200)))
+            against: HangingPagerAdapter.self, options: RunOptions(watchdog: .seconds(2)))
         HangingPagerAdapter.release.signal()
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.kind == .watchdog)
@@ -20,7 +20,7 @@ import Testing
 
     @Test func anAsyncHangIsCancelledAndNamed() async {
         let descriptor = ContractCatalog.descriptor("P1")!
-        let report = await ContractRun.execute(descriptor, subject: "Hung", watchdog: .milliseconds(100)) {
+        let report = await ContractRun.execute(descriptor, subject: "Hung", watchdog: .seconds(2)) {
             recorder in
             recorder.setWaiting(for: "request #1 to park at the page source")
             await waitUntilCancelled()

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One task as the queue stored it: what the adapter reads back from the storage.
+public struct PersistedTask: Hashable, Sendable, CustomStringConvertible {
+    /// The queue's operation ID.
+    public var operationID: String
+    /// The idempotency key, or `nil` when the queue has not stored one (a Q1 failure).
+    public var key: String?
+    /// The request body, byte for byte.
+    public var body: Data
+    /// The task's state.
+    public var status: QueueTaskStatus
+    /// How many requests the queue has made for this task.
+    public var attempts: Int
+    /// The creation time as the queue stored it (compared for equality only), or `nil`.
+    public var createdAt: String?
+    /// The diagnostic a stopped task carries, such as `409: key used with a different body`.
+    public var diagnostic: String?
+
+    /// Creates a task description.
+    public init(
+        operationID: String, key: String?, body: Data, status: QueueTaskStatus, attempts: Int,
+        createdAt: String? = nil, diagnostic: String? = nil
+    ) {
+        self.operationID = operationID
+        self.key = key
+        self.body = body
+        self.status = status
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.diagnostic = diagnostic
+    }
+
+    /// The body as text.
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    public var description: String {
+        "\(operationID) key=\(key ?? "none") \(status.rawValue) attempts \(attempts)"
+            + (diagnostic.map { " diagnostic \"\($0)\"" } ?? "")
+    }
+}

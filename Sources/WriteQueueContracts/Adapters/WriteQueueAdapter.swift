@@ -1,0 +1,120 @@
+import Foundation
+
+/// A small adapter between the kit and a team's own offline write queue.
+///
+/// The kit drives the queue through these calls: it makes a storage, launches a queue from it
+/// with the kit's transport and clock, submits operations, runs sending passes, reads back what
+/// the storage holds, and crashes the app by dropping the queue instance without any shutdown
+/// and launching a new one from the same storage.
+///
+/// ```swift
+/// enum OutboxAdapter: WriteQueueAdapter {
+///     static let capabilities = QueueCapabilities(exposesDiagnostics: true, backoffCap: .seconds(16))
+///
+///     static func makeStorage() throws -> OutboxStore { OutboxStore() }
+///
+///     static func launch(from store: OutboxStore, environment: QueueEnvironment) async throws -> Outbox {
+///         Outbox(store: store, send: { key, body in
+///             let response = try await environment.transport.send(WriteRequest(idempotencyKey: key, body: body))
+///             return response.statusCode
+///         }, clock: environment.clock)
+///     }
+///
+///     static func submit(_ operation: QueueOperation, to outbox: Outbox) async throws {
+///         await outbox.enqueue(id: operation.id, body: operation.body)
+///     }
+///
+///     static func runSendingPass(_ outbox: Outbox) async throws { await outbox.flush() }
+///
+///     static func persistedTasks(in store: OutboxStore) async throws -> [PersistedTask] {
+///         store.items.map { PersistedTask(operationID: $0.id, key: $0.key, body: $0.body,
+///                                         status: $0.isStuck ? .needsAttention : .pending,
+///                                         attempts: $0.attempts) }
+///     }
+/// }
+/// ```
+///
+/// ## Conforming to WriteQueueAdapter
+///
+/// Map each call onto the queue as the app uses it; do not add behaviour the queue lacks. The
+/// kit then checks these laws (see ``WriteQueueContract``):
+///
+/// - **Q1 persist before send**: after `submit` returns, and whenever the first request of a
+///   task reaches the transport, `persistedTasks(in:)` shows the task with its key; a relaunch
+///   sends it with that key.
+/// - **Q2 unknown outcome keeps the task**: after a disconnect, a timeout or a 5xx the task is
+///   still pending with the same operation ID, key, body and creation time.
+/// - **Q3 replay after crash**: a write the server committed but whose answer was lost is
+///   resent after a relaunch with the same key and the same bytes, and completes.
+/// - **Q4 409 stops** (or, in the IETF profile, 409 retries and 422 stops).
+/// - **Q5 success-only completion**: only a 2xx completes or removes a task.
+/// - **Q6 new action, new key**: two submits are two tasks with two keys.
+/// - **Q7 single sender**: two passes started together never send one task twice at once.
+/// - **Q8 capped backoff keeps identity**: retries wait on the injected clock with a positive,
+///   non-decreasing delay that reaches and never exceeds ``QueueCapabilities/backoffCap``.
+/// - **Q9 other client errors by contract**: 4xx statuses follow the declared classification;
+///   400 and 422 are always terminal.
+/// - **Q10 no sensitive data in diagnostics**: no diagnostic or log line holds a sensitive value.
+/// - **Q11 restore never displaces** (recommended) and **Q12 coalescing keeps the latest
+///   body** (recommended).
+///
+/// Settling: the kit knows a call is done when it has returned, or when its work is parked at
+/// the transport or waiting on the clock. Do that work *inside* the call (directly, or in a task
+/// the call awaits): a request sent by fire-and-forget work the call did not await, or by a
+/// detached task, is reported as an adapter error. Every wait must be on
+/// ``QueueEnvironment/clock`` and must end when the task is cancelled: the kit cancels
+/// everything still running when a timeline ends.
+public protocol WriteQueueAdapter: Sendable {
+    /// A value that survives a crash: a directory URL, an in-memory store object.
+    associatedtype Storage: Sendable
+    /// One live queue instance (an app process's queue).
+    associatedtype Queue: Sendable
+
+    /// What the queue supports; contracts it cannot express are skipped with a reason.
+    static var capabilities: QueueCapabilities { get }
+
+    /// Makes empty storage for one contract run (a fresh temporary directory, a new store).
+    /// - Throws: When the storage cannot be created; reported as an adapter error.
+    static func makeStorage() throws -> Storage
+
+    /// Launches a queue instance from `storage`, as an app launch (or relaunch after a crash)
+    /// would.
+    /// - Parameters:
+    ///   - storage: The storage made by ``makeStorage()``, possibly left by a crashed instance.
+    ///   - environment: The transport to send through and the clock to wait on.
+    /// - Returns: The live queue.
+    static func launch(from storage: Storage, environment: QueueEnvironment) async throws -> Queue
+
+    /// Submits one user operation: the user tapped "Create".
+    /// - Parameters:
+    ///   - operation: The body (and kind) the kit chose.
+    ///   - queue: The live queue.
+    static func submit(_ operation: QueueOperation, to queue: Queue) async throws
+
+    /// Runs one sending pass: returns when the pass is finished, or stays suspended while its
+    /// request is parked at the transport or it waits on the clock.
+    /// - Parameter queue: The live queue.
+    /// - Throws: A pass may throw (a transport error it passes on); the kit only notes it.
+    static func runSendingPass(_ queue: Queue) async throws
+
+    /// Reads the tasks the storage holds right now, in the queue's order.
+    /// - Parameter storage: The storage, read directly: what a crash would leave.
+    static func persistedTasks(in storage: Storage) async throws -> [PersistedTask]
+
+    /// Diagnostics and log lines the queue has produced (Q10 checks them). Defaults to none.
+    /// - Parameters:
+    ///   - queue: The live queue.
+    ///   - storage: Its storage.
+    static func diagnostics(of queue: Queue, storage: Storage) async -> [String]
+
+    /// Removes the storage after the run (a temporary directory). Defaults to doing nothing.
+    static func discardStorage(_ storage: Storage)
+}
+
+extension WriteQueueAdapter {
+    /// No diagnostics.
+    public static func diagnostics(of queue: Queue, storage: Storage) async -> [String] { [] }
+
+    /// Nothing to remove.
+    public static func discardStorage(_ storage: Storage) {}
+}

@@ -1,0 +1,226 @@
+import Foundation
+
+/// A clock that moves only when told to: queues wait for backoff on it, and the kit advances it
+/// explicitly. No wall-clock time is ever read.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let waiter = Task { try await clock.wait(until: clock.now.advanced(by: .seconds(2))) }
+/// clock.advance(by: .seconds(1))   // nothing wakes
+/// clock.advance(by: .seconds(1))   // the waiter resumes
+/// ```
+///
+/// A wait ends when the clock reaches its deadline, or with `CancellationError` when its task is
+/// cancelled. A deadline already reached returns at once. ``wait(until:)`` and the `Clock`
+/// protocol's sleeping requirement are the same wait: code written against `any Clock`
+/// uses the latter, kit code the former (the kit never sleeps on real time).
+public final class ManualClock: Clock, @unchecked Sendable {
+    /// A point on the manual clock: the time since the clock's origin.
+    public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+        /// The time since the clock's origin.
+        public var offset: Duration
+
+        /// Creates an instant at `offset` from the origin.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// The clock's origin.
+        public static let zero = Instant(offset: .zero)
+
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+
+        public var description: String { "t=\(ManualClock.format(offset))" }
+    }
+
+    private struct Sleeper {
+        let id: Int
+        let deadline: Instant
+        let trigger: Int?
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current: Instant
+    private var sleepers: [Int: Sleeper] = [:]
+    private var cancelledBeforeWaiting: Set<Int> = []
+    private var frozenTriggers: Set<Int> = []
+    private var nextID = 0
+    private var closed = false
+    private var observers: [@Sendable () -> Void] = []
+    private var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Creates a clock.
+    /// - Parameter now: Where the clock starts; the origin by default.
+    public init(now: Instant = .zero) {
+        self.current = now
+    }
+
+    /// The current instant.
+    public var now: Instant { lock.withLock { current } }
+
+    /// Zero: the clock resolves any duration.
+    public var minimumResolution: Duration { .zero }
+
+    /// The `Clock` requirement: the same as ``wait(until:)``; no real time passes.
+    /// - Parameters:
+    ///   - deadline: The instant to wait for.
+    ///   - tolerance: Ignored: the manual clock is exact.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try await wait(until: deadline)
+    }
+
+    /// Suspends until the clock reaches `deadline`, or throws `CancellationError` when the task
+    /// is cancelled.
+    /// - Parameter deadline: The instant to wait for.
+    public func wait(until deadline: Instant) async throws {
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
+        let trigger = TriggerContext.current
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (immediate, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
+                    lock.withLock {
+                        if cancelledBeforeWaiting.remove(id) != nil || closed {
+                            return (.failure(CancellationError()), [])
+                        }
+                        if deadline <= current { return (.success(()), []) }
+                        sleepers[id] = Sleeper(
+                            id: id, deadline: deadline, trigger: trigger, continuation: continuation)
+                        return (nil, takeSatisfiedWatchers())
+                    }
+                if let immediate {
+                    continuation.resume(with: immediate)
+                } else {
+                    for watcher in watchers { watcher.resume() }
+                    notifyObservers()
+                }
+            }
+        } onCancel: {
+            let sleeper: Sleeper? = lock.withLock {
+                if let sleeper = sleepers.removeValue(forKey: id) { return sleeper }
+                cancelledBeforeWaiting.insert(id)
+                return nil
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock forward by `duration` and resumes every wait whose deadline is reached,
+    /// earliest first.
+    /// - Parameter duration: How far to move; must not be negative.
+    public func advance(by duration: Duration) {
+        precondition(duration >= .zero, "ManualClock cannot move backwards")
+        advance(to: now.advanced(by: duration))
+    }
+
+    /// Moves the clock to `instant` (never backwards) and resumes every wait whose deadline is
+    /// reached, earliest first.
+    /// - Parameter instant: The new current instant.
+    public func advance(to instant: Instant) {
+        let due: [Sleeper] = lock.withLock {
+            if instant > current { current = instant }
+            let due = sleepers.values
+                .filter { $0.deadline <= current && !frozen($0) }
+                .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            for sleeper in due { sleepers[sleeper.id] = nil }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Suspends until at least `count` waits are pending on this clock.
+    ///
+    /// For tests that start a task which waits on the clock: advancing before the task waits
+    /// would miss it. This resumes on the event of the wait starting, never by polling.
+    /// - Parameter count: How many pending waits to wait for.
+    public func waitUntilPending(count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: Bool = lock.withLock {
+                if sleepers.count >= count { return true }
+                waiterWatchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        let satisfied = waiterWatchers.filter { $0.count <= sleepers.count }.map(\.continuation)
+        waiterWatchers.removeAll { $0.count <= sleepers.count }
+        return satisfied
+    }
+
+    /// The deadlines of every pending wait, earliest first.
+    public var pendingDeadlines: [Instant] {
+        lock.withLock { sleepers.values.map(\.deadline).sorted() }
+    }
+
+    /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
+    var nextLiveDeadline: Instant? {
+        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).min() }
+    }
+
+    /// The triggers that have a wait pending; `nil` stands for waits outside any trigger.
+    var waitingTriggers: [Int?] {
+        lock.withLock { sleepers.values.map(\.trigger) }
+    }
+
+    /// Deadlines of the waits of `trigger`.
+    func deadlines(of trigger: Int) -> [Instant] {
+        lock.withLock { sleepers.values.filter { $0.trigger == trigger }.map(\.deadline).sorted() }
+    }
+
+    /// Stops resuming the waits of crashed triggers: their process is gone. They end with
+    /// `CancellationError` when their tasks are cancelled at the end of the timeline.
+    func freeze(triggers: Set<Int>) {
+        lock.withLock { frozenTriggers.formUnion(triggers) }
+    }
+
+    /// Ends every wait with `CancellationError`, now and from now on: the timeline is over.
+    func close() {
+        let (waiting, watchers): ([Sleeper], [CheckedContinuation<Void, Never>]) = lock.withLock {
+            closed = true
+            defer {
+                sleepers = [:]
+                waiterWatchers = []
+            }
+            return (Array(sleepers.values), waiterWatchers.map(\.continuation))
+        }
+        for sleeper in waiting { sleeper.continuation.resume(throwing: CancellationError()) }
+        for watcher in watchers { watcher.resume() }
+    }
+
+    /// Calls `observer` after every new wait (the settling machinery listens).
+    func addObserver(_ observer: @escaping @Sendable () -> Void) {
+        lock.withLock { observers.append(observer) }
+    }
+
+    private func frozen(_ sleeper: Sleeper) -> Bool {
+        sleeper.trigger.map { frozenTriggers.contains($0) } ?? false
+    }
+
+    private func notifyObservers() {
+        let observers = lock.withLock { self.observers }
+        for observer in observers { observer() }
+    }
+
+    /// `16 s`, `250 ms`.
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(seconds) s" }
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
+    }
+}

@@ -1,0 +1,387 @@
+import ConformanceKit
+import Foundation
+
+/// Drives one adapter through one contract's timeline: launches and crashes queue instances,
+/// starts triggers (submits and sending passes), settles them, answers their requests from the
+/// idempotency ledger, moves the manual clock, and writes every step to the transcript.
+///
+/// The timeline is sequential: only the triggers run concurrently, and they are observed
+/// through ``QueueStage``.
+final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
+    /// One request and what the timeline answered.
+    struct AnsweredSend {
+        let send: ParkedSend
+        let operation: String
+        let reply: String
+        let at: ManualClock.Instant
+    }
+
+    let recorder: TimelineRecorder
+    let capabilities: QueueCapabilities
+    let clock = ManualClock()
+    let ledger: IdempotencyLedger
+    let stage: QueueStage
+    let storage: A.Storage
+    let environment: QueueEnvironment
+
+    private var instances: [Int: A.Queue] = [:]
+    private var instanceCount = 0
+    private(set) var currentInstance = 0
+    private var passCount = 0
+    private var operations: [QueueOperation] = []
+    private var transcribed: Set<Int> = []
+    private var reportedEndings: Set<Int> = []
+    /// Every request that parked, in order.
+    private(set) var sends: [ParkedSend] = []
+    /// Every request the timeline answered, in order.
+    private(set) var answered: [AnsweredSend] = []
+
+    init(recorder: TimelineRecorder) throws {
+        self.recorder = recorder
+        capabilities = A.capabilities
+        ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
+        stage = QueueStage(clock: clock)
+        environment = QueueEnvironment(transport: ControlledTransport(stage: stage), clock: clock)
+        recorder.setWaiting(for: "the adapter to make storage")
+        storage = try A.makeStorage()
+    }
+
+    // MARK: Operations
+
+    /// A create whose body is `{"title":"<title>"}` plus `extra` fields, in that order.
+    func operation(
+        _ number: Int, title: String? = nil, kind: QueueOperation.Kind = .create,
+        extra: [(String, String)] = [], sensitive: Set<String> = []
+    ) -> QueueOperation {
+        var fields: [(String, String)] = []
+        if let entity = kindEntity(kind) { fields.append(("id", entity)) }
+        fields.append(("title", title ?? "Ticket \(number)"))
+        fields += extra
+        let json = "{" + fields.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        return QueueOperation(id: "op-\(number)", kind: kind, body: Data(json.utf8), sensitiveFields: sensitive)
+    }
+
+    private func kindEntity(_ kind: QueueOperation.Kind) -> String? {
+        if case .update(let entity) = kind { return entity }
+        return nil
+    }
+
+    /// The operations whose body is `body`, as `op-1` or `op-1/op-2`.
+    func operationLabel(for body: Data) -> String {
+        let matching = operations.filter { $0.body == body }.map(\.id)
+        return matching.isEmpty ? "an unknown body" : matching.joined(separator: "/")
+    }
+
+    /// Every request that carried `operation`'s body, in order.
+    func sends(of operation: QueueOperation) -> [ParkedSend] {
+        sends.filter { $0.request.body == operation.body }
+    }
+
+    // MARK: Instances
+
+    /// Launches a queue instance from the storage: the first launch, a relaunch after a crash,
+    /// or (with `alongside`) a second live instance over the same storage.
+    @discardableResult
+    func launch(alongside: Bool = false) async throws -> Int {
+        recorder.setWaiting(for: "the adapter to launch a queue from storage")
+        let queue = try await A.launch(from: storage, environment: environment)
+        instanceCount += 1
+        instances[instanceCount] = queue
+        currentInstance = instanceCount
+        if instanceCount == 1 {
+            recorder.record("launch queue from fresh storage")
+        } else if alongside {
+            recorder.record("launch instance #\(instanceCount) over the same storage (another process)")
+        } else {
+            recorder.record("relaunch from storage")
+        }
+        return instanceCount
+    }
+
+    /// Crashes the app: every live instance is dropped without any shutdown. Requests they had
+    /// parked never get an answer; their waits never end; they write nothing more.
+    func crash() async throws {
+        try await settle("every trigger to return or park before the crash")
+        recorder.record("crash (drop instance, no shutdown)")
+        for number in instances.keys.sorted() {
+            for send in stage.kill(generation: number) {
+                recorder.record(
+                    "  send #\(send.number) \(operationLabel(for: send.request.body)) dies with the "
+                        + "process: no answer will ever arrive")
+            }
+        }
+        instances = [:]
+    }
+
+    private func queue(_ instance: Int?) throws -> (Int, A.Queue) {
+        let number = instance ?? currentInstance
+        guard let queue = instances[number] else {
+            throw recorder.fail(
+                Violation(
+                    kind: .adapterError, tier: recorder.tier,
+                    summary: "Expected a live queue instance, but instance #\(number) is not running.",
+                    hint: "A kit bug: the timeline used an instance after a crash."))
+        }
+        return (number, queue)
+    }
+
+    // MARK: Triggers
+
+    /// Submits `operation` as a trigger, settles, and returns the task the storage then holds.
+    @discardableResult
+    func submit(_ operation: QueueOperation, on instance: Int? = nil) async throws -> PersistedTask? {
+        operations.append(operation)
+        let (number, queue) = try queue(instance)
+        let trigger = stage.start("submit \(operation.id)", generation: number) {
+            try await A.submit(operation, to: queue)
+        }
+        try await settle("submit \(operation.id) to return or park", transcribing: false)
+        reportedEndings.insert(trigger)
+        if let ending = stage.ending(of: trigger), ending != "returned" {
+            throw recorder.fail(
+                Violation(
+                    kind: .adapterError, tier: recorder.tier,
+                    summary: "Expected submit \(operation.id) to succeed, but it \(ending).",
+                    hint: "Submitting a well-formed operation must not throw; check the adapter's submit."))
+        }
+        let task = try await persistedTask(for: operation)
+        let outcome = task.map { "task key \(short($0.key)) persisted (\($0.status.rawValue))" }
+            ?? "nothing in storage"
+        recorder.record("submit \(operation.id) body \(operation.bodyText) → \(outcome)")
+        try transcribeSends()
+        return task
+    }
+
+    /// Starts a sending pass as a trigger (it is settled later, with its siblings).
+    @discardableResult
+    func startPass(on instance: Int? = nil) throws -> Int {
+        passCount += 1
+        let label = "sending pass #\(passCount)"
+        let (number, queue) = try queue(instance)
+        recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
+        return stage.start(label, generation: number) { try await A.runSendingPass(queue) }
+    }
+
+    /// Waits until every live trigger has returned, parked a request or waits on the clock, then
+    /// records what changed (unless `transcribing` is `false`: the caller records it). An orphan
+    /// request or wait is an adapter error.
+    func settle(
+        _ what: String = "every trigger to return, park a request, or wait on the clock",
+        transcribing: Bool = true
+    ) async throws {
+        recorder.setWaiting(for: what)
+        await stage.settle()
+        if transcribing {
+            for ended in stage.endedTriggers where !reportedEndings.contains(ended.number) {
+                reportedEndings.insert(ended.number)
+                recorder.record("\(ended.label) \(ended.ending)")
+            }
+            try transcribeSends()
+        }
+        if let orphan = stage.orphanSends.first {
+            throw recorder.fail(
+                Violation(
+                    kind: .adapterError, tier: recorder.tier,
+                    summary: "Expected every request to be awaited by a running submit or sending "
+                        + "pass, but send #\(orphan.number) came from \(stage.label(of: orphan.trigger))"
+                        + (orphan.trigger == nil ? "" : " after it returned") + ".",
+                    hint: "Fire-and-forget work (a Task the call did not await, a detached task) cannot "
+                        + "be settled. Await the work inside submit or runSendingPass."))
+        }
+        if let orphan = stage.orphanWaits.first {
+            throw recorder.fail(
+                Violation(
+                    kind: .adapterError, tier: recorder.tier,
+                    summary: "Expected every clock wait to belong to a running submit or sending pass, "
+                        + "but one came from \(stage.label(of: orphan))"
+                        + (orphan == nil ? "" : " after it returned") + ".",
+                    hint: "Await the backoff inside runSendingPass, on the injected clock."))
+        }
+    }
+
+    private func transcribeSends() throws {
+        for send in stage.liveSends where !transcribed.contains(send.number) {
+            transcribed.insert(send.number)
+            sends.append(send)
+            recorder.record(
+                "send #\(send.number) \(operationLabel(for: send.request.body)) "
+                    + "key=\(short(send.request.idempotencyKey)) parked (\(stage.label(of: send.trigger)))")
+        }
+    }
+
+    /// Triggers still running.
+    var running: [Int] { stage.runningTriggers }
+
+    /// Requests parked by live triggers, oldest first.
+    var openSends: [ParkedSend] { stage.liveSends }
+
+    /// Answers a parked request and records what the server did.
+    func answer(_ send: ParkedSend, _ answer: SendAnswer) {
+        let label = operationLabel(for: send.request.body)
+        let result: Result<WriteResponse, any Error>
+        let reply: String
+        switch answer {
+        case .server(let fault):
+            let outcome = ledger.receive(send.request, fault: fault)
+            reply = outcome.summary
+            result = outcome.response.map { .success($0) } ?? .failure(outcome.error ?? .connectionLost)
+        case .lost(let error):
+            reply = "\(error) before reaching the server"
+            result = .failure(error)
+        }
+        recorder.record("server ← send #\(send.number) \(label): \(reply)")
+        answered.append(AnsweredSend(send: send, operation: label, reply: reply, at: clock.now))
+        stage.resume(send.number, with: result)
+    }
+
+    /// Moves the clock to the earliest deadline a live trigger waits for. Returns `false` when
+    /// nothing waits.
+    @discardableResult
+    func advanceToNextWake() -> Bool {
+        guard let next = clock.nextLiveDeadline else { return false }
+        clock.advance(to: next)
+        recorder.record("advance clock to \(next) (a wait ends)")
+        return true
+    }
+
+    /// Answers every request as `policy` says, moving the clock when every running trigger waits
+    /// on it, until every trigger has returned.
+    ///
+    /// - Parameters:
+    ///   - maxSends: How many requests a correct queue needs at most.
+    ///   - judgingEndlessSending: When `true`, one request more than `maxSends` is a violation of
+    ///     the running contract; when `false` the drive stops there (another contract judges
+    ///     endless resending) and the transcript says so.
+    ///   - policy: The answer for each request; it may throw a violation.
+    func drive(
+        maxSends: Int = 24, judgingEndlessSending: Bool = true,
+        _ policy: (ParkedSend) throws -> SendAnswer
+    ) async throws {
+        var count = 0
+        while true {
+            try await settle("every trigger to return, park a request, or wait on the clock")
+            if let send = openSends.first {
+                count += 1
+                guard count <= maxSends || !judgingEndlessSending else {
+                    throw violation(
+                        "Expected the queue to stop sending once every task was answered, but it "
+                            + "sent more than \(maxSends) requests.",
+                        expected: "at most \(maxSends) requests in this drive",
+                        actual: "send #\(send.number) \(operationLabel(for: send.request.body)) was request "
+                            + "\(count)",
+                        hint: "A task that is retried without end: check which answers stop a task.")
+                }
+                guard count <= maxSends else {
+                    recorder.record("stop answering after \(maxSends) requests (endless resending is judged by another contract)")
+                    return
+                }
+                answer(send, try policy(send))
+                continue
+            }
+            if running.isEmpty { return }
+            guard advanceToNextWake() else { return }
+        }
+    }
+
+    /// Waits for the queue to send `operation`: settles, moves the clock when every running
+    /// trigger waits on it, and starts a sending pass when nothing runs.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation whose request the timeline waits for.
+    ///   - instance: The instance to start a pass on; the latest by default.
+    ///   - others: How to answer requests for other operations met on the way; `nil` leaves
+    ///     them parked.
+    func nextSend(
+        of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = nil
+    ) async throws -> ParkedSend {
+        var startedPass = false
+        for _ in 0..<64 {
+            try await settle("a request for \(operation.id)")
+            if let send = openSends.first(where: { $0.request.body == operation.body }) { return send }
+            if let others, let other = openSends.first {
+                answer(other, others)
+                continue
+            }
+            if !running.isEmpty, advanceToNextWake() { continue }
+            if !startedPass, openSends.isEmpty {
+                try startPass(on: instance)
+                startedPass = true
+                continue
+            }
+            break
+        }
+        let open = openSends.map { "send #\($0.number) \(operationLabel(for: $0.request.body))" }
+        let stored = try await describeTasks()
+        throw violation(
+            "Expected the queue to send \(operation.id), but "
+                + (open.isEmpty ? "its sending pass returned without sending it" : "only \(open.joined(separator: ", ")) is in flight")
+                + ".",
+            expected: "a request with body \(operation.bodyText)",
+            actual: "stored tasks: \(stored)",
+            hint: "A task that is not in storage, or not pending, is never sent again.")
+    }
+
+    // MARK: Storage
+
+    /// Every task the storage holds.
+    func tasks() async throws -> [PersistedTask] {
+        recorder.setWaiting(for: "the adapter to list the persisted tasks")
+        return try await A.persistedTasks(in: storage)
+    }
+
+    /// The stored task for `operation`: by operation ID, else by body (in submit order).
+    func persistedTask(for operation: QueueOperation) async throws -> PersistedTask? {
+        let all = try await tasks()
+        if let byID = all.first(where: { $0.operationID == operation.id }) { return byID }
+        let twins = operations.filter { $0.body == operation.body }
+        let index = twins.firstIndex(of: operation) ?? 0
+        let matching = all.filter { $0.body == operation.body }
+        return index < matching.count ? matching[index] : nil
+    }
+
+    /// The stored tasks in one line each.
+    func describeTasks() async throws -> String {
+        let all = try await tasks()
+        return all.isEmpty ? "none" : all.map { "\($0.description) body \($0.bodyText)" }.joined(separator: "; ")
+    }
+
+    /// Diagnostics and log lines of every live instance, plus the stored tasks' diagnostics.
+    func diagnostics() async throws -> [String] {
+        var lines: [String] = []
+        for number in instances.keys.sorted() {
+            if let queue = instances[number] {
+                recorder.setWaiting(for: "the adapter to report diagnostics")
+                lines += await A.diagnostics(of: queue, storage: storage)
+            }
+        }
+        lines += try await tasks().compactMap(\.diagnostic)
+        return lines
+    }
+
+    // MARK: Ending
+
+    /// Ends the timeline: answers what is open, cancels and awaits every trigger, and removes
+    /// the storage.
+    func finish() async {
+        recorder.setWaiting(for: "every trigger to end after the timeline cancelled it")
+        await stage.finish()
+        A.discardStorage(storage)
+    }
+
+    /// Records a contract violation of the running contract and returns the stop signal.
+    func violation(
+        _ summary: String, expected: String? = nil, actual: String? = nil,
+        difference: String? = nil, hint: String
+    ) -> TimelineStop {
+        recorder.fail(
+            Violation(
+                kind: .contract, tier: recorder.tier, summary: summary, expected: expected,
+                actual: actual, difference: difference, hint: hint))
+    }
+
+    /// A key shortened for the transcript: `3f2a9c1e…`.
+    func short(_ key: String?) -> String {
+        guard let key else { return "none" }
+        return key.count > 12 ? String(key.prefix(10)) + "…" : key
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// The settling machinery: which triggers the kit started, which requests are parked at the
+/// transport, and when every live trigger has returned or is blocked on the timeline.
+///
+/// A trigger is settled when it has returned, or when there is evidence it cannot move until the
+/// timeline does something: a request it sent is parked here, or it waits on the manual clock.
+/// The timeline waits for that by events (a request parks, a wait starts, a trigger returns),
+/// never by time. A crash kills a generation of triggers: their parked requests and waits are
+/// frozen until the end of the timeline, as if their process were gone.
+final class QueueStage: @unchecked Sendable {
+    private struct Trigger {
+        let number: Int
+        let label: String
+        let generation: Int
+        var ending: String?
+        var dead = false
+    }
+
+    private struct Parked {
+        let send: ParkedSend
+        let continuation: CheckedContinuation<WriteResponse, any Error>
+    }
+
+    let clock: ManualClock
+    private let lock = NSLock()
+    private var triggers: [Int: Trigger] = [:]
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var parked: [Int: Parked] = [:]
+    private var sendCount = 0
+    private var triggerCount = 0
+    private var waiter: CheckedContinuation<Void, Never>?
+    private var finishing = false
+
+    init(clock: ManualClock) {
+        self.clock = clock
+        clock.addObserver { [weak self] in self?.signal() }
+    }
+
+    // MARK: Triggers
+
+    /// Starts `body` as a trigger tagged with its number and returns the number.
+    func start(
+        _ label: String, generation: Int, _ body: @escaping @Sendable () async throws -> Void
+    ) -> Int {
+        let number = lock.withLock {
+            triggerCount += 1
+            triggers[triggerCount] = Trigger(number: triggerCount, label: label, generation: generation)
+            return triggerCount
+        }
+        let task = Task {
+            var ending = "returned"
+            do {
+                try await TriggerContext.$current.withValue(number) { try await body() }
+            } catch {
+                ending = "threw \(error)"
+            }
+            self.triggerReturned(number, ending: ending)
+        }
+        lock.withLock { tasks[number] = task }
+        return number
+    }
+
+    private func triggerReturned(_ number: Int, ending: String) {
+        lock.withLock { triggers[number]?.ending = ending }
+        signal()
+    }
+
+    /// How the trigger ended (`returned`, `threw …`), or `nil` while it runs.
+    func ending(of trigger: Int) -> String? {
+        lock.withLock { triggers[trigger]?.ending }
+    }
+
+    /// The label the trigger was started with.
+    func label(of trigger: Int?) -> String {
+        guard let trigger else { return "no trigger" }
+        return lock.withLock { triggers[trigger]?.label } ?? "trigger \(trigger)"
+    }
+
+    /// Triggers that ended, with their label and how they ended, in order of starting.
+    var endedTriggers: [(number: Int, label: String, ending: String)] {
+        lock.withLock {
+            triggers.values.compactMap { trigger in
+                trigger.ending.map { (trigger.number, trigger.label, $0) }
+            }.sorted { $0.number < $1.number }
+        }
+    }
+
+    /// Triggers of the live generations that have not returned.
+    var runningTriggers: [Int] {
+        lock.withLock {
+            triggers.values.filter { $0.ending == nil && !$0.dead }.map(\.number).sorted()
+        }
+    }
+
+    /// Kills every trigger of `generation`: the app process is gone. Returns the requests that
+    /// die with it.
+    func kill(generation: Int) -> [ParkedSend] {
+        let (killed, sends): (Set<Int>, [ParkedSend]) = lock.withLock {
+            var killed: Set<Int> = []
+            for (number, trigger) in triggers where trigger.generation == generation {
+                triggers[number]?.dead = true
+                killed.insert(number)
+            }
+            let sends = parked.values.map(\.send).filter { $0.trigger.map(killed.contains) ?? false }
+            return (killed, sends.sorted { $0.number < $1.number })
+        }
+        clock.freeze(triggers: killed)
+        return sends
+    }
+
+    // MARK: Requests
+
+    /// Parks `request` until the timeline answers it. Called by the transport.
+    func park(_ request: WriteRequest) async throws -> WriteResponse {
+        let trigger = TriggerContext.current
+        return try await withCheckedThrowingContinuation { continuation in
+            let accepted: Bool = lock.withLock {
+                guard !finishing else { return false }
+                sendCount += 1
+                let send = ParkedSend(number: sendCount, trigger: trigger, request: request)
+                parked[sendCount] = Parked(send: send, continuation: continuation)
+                return true
+            }
+            if accepted {
+                signal()
+            } else {
+                continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    /// Requests parked by live triggers, oldest first.
+    var liveSends: [ParkedSend] {
+        lock.withLock {
+            parked.values.map(\.send).filter { send in
+                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return false }
+                return !trigger.dead
+            }.sorted { $0.number < $1.number }
+        }
+    }
+
+    /// Requests no live trigger awaits (sent from outside every trigger, or by work a trigger
+    /// left running after it returned), oldest first.
+    var orphanSends: [ParkedSend] {
+        lock.withLock {
+            parked.values.map(\.send).filter { send in
+                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
+                return trigger.ending != nil && !trigger.dead
+            }.sorted { $0.number < $1.number }
+        }
+    }
+
+    /// Clock waits no live trigger is blocked on, by the trigger that started them.
+    var orphanWaits: [Int?] {
+        let waiting = clock.waitingTriggers
+        return lock.withLock {
+            waiting.filter { trigger in
+                guard let state = trigger.flatMap({ triggers[$0] }) else { return true }
+                return state.ending != nil && !state.dead
+            }
+        }
+    }
+
+    /// Answers a parked request.
+    func resume(_ number: Int, with result: Result<WriteResponse, any Error>) {
+        let entry = lock.withLock { parked.removeValue(forKey: number) }
+        entry?.continuation.resume(with: result)
+    }
+
+    // MARK: Settling
+
+    /// Returns when every live trigger has returned, or has a request parked, or waits on the
+    /// clock. Events wake it; it never polls.
+    func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let settled: Bool = lock.withLock {
+                if isSettledLocked() { return true }
+                waiter = continuation
+                return false
+            }
+            if settled { continuation.resume() }
+        }
+    }
+
+    private func signal() {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            guard waiter != nil, isSettledLocked() else { return nil }
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume()
+    }
+
+    private func isSettledLocked() -> Bool {
+        let waiting = Set(clock.waitingTriggers.compactMap { $0 })
+        let parkedBy = Set(parked.values.compactMap(\.send.trigger))
+        return triggers.values.allSatisfy { trigger in
+            trigger.ending != nil || trigger.dead || parkedBy.contains(trigger.number)
+                || waiting.contains(trigger.number)
+        }
+    }
+
+    // MARK: Finishing
+
+    /// Ends the timeline: answers every open request with `CancellationError`, cancels every
+    /// trigger (which ends their clock waits) and awaits them all, so no continuation leaks.
+    func finish() async {
+        let (open, running): ([Parked], [Task<Void, Never>]) = lock.withLock {
+            finishing = true
+            defer { parked = [:] }
+            return (Array(parked.values), Array(tasks.values))
+        }
+        for entry in open { entry.continuation.resume(throwing: CancellationError()) }
+        for task in running { task.cancel() }
+        clock.close()
+        for task in running { await task.value }
+    }
+}

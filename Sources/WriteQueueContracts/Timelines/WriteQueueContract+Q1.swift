@@ -1,0 +1,45 @@
+extension WriteQueueContract {
+    /// Q1 persist before send. Two crash points: right after submit (no request yet), and while
+    /// the first request is parked at the transport. Both relaunches must send with the key
+    /// chosen at submit.
+    static func persistBeforeSend<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let first = h.operation(1)
+        let stored = try await h.requireStoredWithKey(first, try await h.submit(first), when: "right after submit")
+        try await h.crash()
+        try await h.launch()
+        let resend = try await h.nextSend(of: first)
+        try h.expect(
+            resend, carries: stored.key, body: first.body, of: first,
+            "the relaunched queue to send op-1 with the key chosen at submit",
+            hint: "Persist the key with the task at submit and read it back after a relaunch.")
+        h.answer(resend, .serve)
+        try await h.drive { _ in .serve }
+
+        let second = h.operation(2)
+        try await h.submit(second)
+        let firstSend = try await h.nextSend(of: second)
+        let atSend = try await h.persistedTask(for: second)
+        guard let atSend, atSend.key == firstSend.request.idempotencyKey, atSend.body == second.body else {
+            throw h.violation(
+                "Expected op-2 to be in storage with the key of its first request before that request "
+                    + "was sent, but " + (atSend == nil ? "the storage does not hold it" : "the stored task differs") + ".",
+                expected: "a stored task with key \(firstSend.request.idempotencyKey ?? "none") and body \(second.bodyText)",
+                actual: atSend.map { "\($0.description) body \($0.bodyText)" } ?? "no task",
+                hint: "Write the task to storage first, then send; a crash between the two must lose nothing.")
+        }
+        try await h.crash()
+        try await h.launch()
+        let replay = try await h.nextSend(of: second)
+        try h.expect(
+            replay, carries: firstSend.request.idempotencyKey, body: second.body, of: second,
+            "the relaunched queue to resend op-2 with the key of its first request",
+            hint: "Persist the key with the task at submit; never choose a key at send time.")
+        h.answer(replay, .serve)
+        try await h.drive { _ in .serve }
+        h.recordLedger(keys: [("op-1", stored.key), ("op-2", atSend.key)])
+        try h.expectRecords(
+            2, "after two operations, each sent until it succeeded",
+            hint: "A resend under a new key creates a second record.")
+    }
+}

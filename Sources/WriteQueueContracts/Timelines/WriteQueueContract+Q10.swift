@@ -1,0 +1,39 @@
+extension WriteQueueContract {
+    /// The canary value of the sensitive body field: it must never appear in a diagnostic.
+    static let sensitiveCanary = "4111-CANARY-7f3c9e1a"
+
+    /// Q10 no sensitive data in diagnostics. Three operations carry a sensitive `card` field and
+    /// meet a 503 then success, a body conflict, and a 400, so the queue has every reason to log
+    /// and to store diagnostics; none may contain the canary.
+    static func noSensitiveDiagnostics<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let operations = (1...3).map { number in
+            h.operation(number, extra: [("card", sensitiveCanary)], sensitive: ["card"])
+        }
+        for operation in operations { try await h.submit(operation) }
+        var first: Set<String> = []
+        try h.startPass()
+        try await h.drive(judgingEndlessSending: false) { send in
+            let label = h.operationLabel(for: send.request.body)
+            defer { first.insert(label) }
+            guard !first.contains(label) else { return .serve }
+            switch label {
+            case "op-1": return .server(.answer(status: 503))
+            case "op-2": return .server(.conflictingRecord)
+            default: return .server(.answer(status: 400))
+            }
+        }
+        let lines = try await h.diagnostics()
+        h.recorder.record("read \(lines.count) diagnostic and log line(s)")
+        let leaking = lines.filter { $0.contains(sensitiveCanary) }
+        guard leaking.isEmpty else {
+            throw h.violation(
+                "Expected no diagnostic or log line to contain the sensitive card value, but "
+                    + "\(leaking.count) did.",
+                expected: "no line containing \(sensitiveCanary)",
+                actual: leaking.prefix(3).joined(separator: "\n"),
+                hint: "Log the operation ID, key, status and byte count, never the body; redact the "
+                    + "fields QueueOperation.sensitiveFields names.")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+extension WriteQueueContract {
+    /// Q11 restore never displaces (recommended). Two tasks are stored, the app crashes, and
+    /// the first thing the relaunched app does is submit op-3, before any pass restores the
+    /// queue. The stored tasks must survive with their keys, and all three are sent.
+    static func restoreNeverDisplaces<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let first = h.operation(1)
+        let second = h.operation(2)
+        let before = [try await h.submit(first), try await h.submit(second)].compactMap { $0 }
+        try await h.crash()
+        try await h.launch()
+        let third = h.operation(3)
+        try await h.submit(third)
+        let after = try await h.tasks()
+        let afterKeys = Set(after.compactMap(\.key))
+        let lost = before.filter { task in
+            task.key.map { !afterKeys.contains($0) } ?? !after.contains { $0.body == task.body }
+        }
+        guard lost.isEmpty else {
+            throw h.violation(
+                "Expected the tasks stored before the crash to survive the first submit after the "
+                    + "relaunch, but \(lost.count) of them were overwritten or dropped.",
+                expected: before.map(\.description).joined(separator: "; "),
+                actual: after.map(\.description).joined(separator: "; "),
+                difference: lost.map { "- \($0.description)" }.joined(separator: "\n"),
+                hint: "Restore (or append to) the stored queue before writing; never save an "
+                    + "in-memory list that was not loaded yet over the storage.")
+        }
+        try h.startPass()
+        try await h.drive { _ in .serve }
+        try h.expectRecords(
+            before.count + 1, "after the relaunch sent \(before.count) restored operation(s) and op-3",
+            hint: "A restored task that was displaced is never sent.")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+extension WriteQueueContract {
+    /// Q12 coalescing keeps the latest body (recommended). Two updates to entity t-7 ("Draft"
+    /// then "Final") and two identical creates. Whether the queue merges or not, the last body
+    /// sent for t-7 is "Final", no key carries two different bodies, and the two creates become
+    /// two records.
+    static func coalescingKeepsLatestBody<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let draft = h.operation(1, title: "Draft", kind: .update(entity: "t-7"))
+        let final = h.operation(2, title: "Final", kind: .update(entity: "t-7"))
+        let createA = h.operation(3, title: "New ticket")
+        let createB = h.operation(4, title: "New ticket")
+        for operation in [draft, final, createA, createB] { try await h.submit(operation) }
+        try h.startPass()
+        try await h.drive { _ in .serve }
+        let updates = h.sends.filter { $0.request.body == draft.body || $0.request.body == final.body }
+        guard let last = updates.last, last.request.body == final.body else {
+            throw h.violation(
+                "Expected the last body sent for entity t-7 to be the latest update, but it was "
+                    + (updates.last.map { $0.request.bodyText } ?? "never sent") + ".",
+                expected: "last body \(final.bodyText)",
+                actual: updates.map { "send #\($0.number) \($0.request.bodyText)" }.joined(separator: ", "),
+                hint: "When merging pending updates, keep the newest body (and send it).")
+        }
+        var bodiesByKey: [String: Set<Data>] = [:]
+        for send in updates { bodiesByKey[send.request.idempotencyKey ?? "none", default: []].insert(send.request.body) }
+        if let (key, bodies) = bodiesByKey.first(where: { $0.value.count > 1 }) {
+            throw h.violation(
+                "Expected each key to carry one body, but key \(key) carried \(bodies.count).",
+                expected: "one body per key",
+                actual: bodies.map { String(decoding: $0, as: UTF8.self) }.sorted().joined(separator: ", "),
+                hint: "A merged operation keeps one key and one body; a changed body under a sent "
+                    + "key meets a 409.")
+        }
+        let createKeys = Set(h.sends.filter { $0.request.body == createA.body }.compactMap(\.request.idempotencyKey))
+        guard createKeys.count == 2 else {
+            throw h.violation(
+                "Expected two creates never to be merged, but they were sent under "
+                    + "\(createKeys.count) key(s).",
+                expected: "2 keys for 2 creates", actual: createKeys.sorted().joined(separator: ", "),
+                hint: "Only updates to one entity may merge; every create is its own operation.")
+        }
+    }
+}

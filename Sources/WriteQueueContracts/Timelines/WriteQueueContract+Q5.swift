@@ -1,0 +1,48 @@
+extension WriteQueueContract {
+    /// Q5 success-only completion. Six operations get six different non-success answers (no
+    /// answer, a timeout, 500, 400, 404 and a body conflict); none may complete. Then every
+    /// request succeeds, and only the answered-with-success ones may complete.
+    static func successOnlyCompletion<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let failures: [(SendAnswer, String)] = [
+            (.lost(.connectionLost), "a dropped connection"),
+            (.lost(.timedOut), "a timeout"),
+            (.server(.answer(status: 500)), "a 500"),
+            (.server(.answer(status: 400)), "a 400"),
+            (.server(.answer(status: 404)), "a 404"),
+            (.server(.conflictingRecord), "a \(h.capabilities.conflictProfile.mismatchStatus)"),
+        ]
+        let operations = failures.indices.map { h.operation($0 + 1) }
+        for operation in operations { try await h.submit(operation) }
+        var succeeded: Set<String> = []
+        for (operation, (answer, name)) in zip(operations, failures) {
+            let send = try await h.nextSend(of: operation)
+            h.answer(send, answer)
+            try await h.settle()
+            let task = try await h.persistedTask(for: operation)
+            guard !h.isFinished(task) else {
+                throw h.violation(
+                    "Expected only an explicit success to complete \(operation.id), but \(name) "
+                        + (task == nil ? "removed it" : "completed it") + ".",
+                    expected: "\(operation.id) kept (pending or needing attention)",
+                    actual: task?.description ?? "no task",
+                    hint: "Complete or remove a task only on a 2xx response.")
+            }
+        }
+        try await h.drive(judgingEndlessSending: false) { send in
+            succeeded.insert(h.operationLabel(for: send.request.body))
+            return .serve
+        }
+        for operation in operations {
+            let task = try await h.persistedTask(for: operation)
+            if h.isFinished(task), !succeeded.contains(operation.id) {
+                throw h.violation(
+                    "Expected only an explicit success to complete \(operation.id), but it completed "
+                        + "without one.",
+                    expected: "\(operation.id) kept", actual: task?.description ?? "no task",
+                    hint: "Complete or remove a task only on a 2xx response.")
+            }
+        }
+        h.recorder.record("storage: completed only " + succeeded.sorted().joined(separator: ", "))
+    }
+}

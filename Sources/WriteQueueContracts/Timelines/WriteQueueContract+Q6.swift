@@ -1,0 +1,25 @@
+extension WriteQueueContract {
+    /// Q6 new action, new key. Two submits with identical bodies are two operations: two
+    /// tasks, two keys, two records.
+    static func newActionNewKey<A>(_ h: QueueHarness<A>) async throws {
+        try await h.launch()
+        let first = h.operation(1, title: "Ticket")
+        let second = h.operation(2, title: "Ticket")
+        try await h.submit(first)
+        try await h.submit(second)
+        try h.startPass()
+        try await h.drive { _ in .serve }
+        let keys = Set(h.sends.filter { $0.request.body == first.body }.compactMap(\.request.idempotencyKey))
+        guard keys.count == 2 else {
+            throw h.violation(
+                "Expected two submits with identical bodies to be sent under two different keys, but "
+                    + "the server saw \(keys.count) key(s).",
+                expected: "2 keys", actual: keys.sorted().joined(separator: ", "),
+                hint: "Choose a fresh key per submit; never derive it from the body.")
+        }
+        h.recordLedger(keys: keys.sorted().map { ("Ticket", $0) })
+        try h.expectRecords(
+            2, "after the user created two tickets",
+            hint: "Idempotency must not swallow a genuine new action.")
+    }
+}

@@ -1,0 +1,74 @@
+extension WriteQueueContract {
+    /// Q9 other client errors by contract. One operation per client error (400, 404, 408, 418,
+    /// 422, 429 and every declared 4xx but 409): each gets that status once. Statuses the
+    /// adapter declares retryable must be retried with the same key; every other one (and 400
+    /// and 422 always) must never be sent again, even after the clock runs past every backoff
+    /// and a later pass.
+    static func clientErrorsByContract<A>(_ h: QueueHarness<A>) async throws {
+        let capabilities = h.capabilities
+        let declared = capabilities.retryableStatusCodes.union(capabilities.terminalStatusCodes)
+        let statuses = Set([400, 404, 408, 418, 422, 429]).union(declared)
+            .filter { (400..<500).contains($0) && $0 != 409 }.sorted()
+        try await h.launch()
+        var byLabel: [String: (status: Int, retries: Bool)] = [:]
+        var firstKeys: [String: String?] = [:]
+        var operations: [QueueOperation] = []
+        for (index, status) in statuses.enumerated() {
+            let operation = h.operation(index + 1, title: "Ticket \(index + 1) (meets \(status))")
+            operations.append(operation)
+            try await h.submit(operation)
+            byLabel[operation.id] = (status, capabilities.retries(clientError: status))
+        }
+        let plan = statuses.map { status in
+            "\(status) " + (capabilities.retries(clientError: status) ? "retry" : "terminal")
+        }
+        h.recorder.record("classification under check: " + plan.joined(separator: ", "))
+        var answeredOnce: Set<String> = []
+        var retried: Set<String> = []
+        let policy: (ParkedSend) throws -> SendAnswer = { send in
+            let label = h.operationLabel(for: send.request.body)
+            guard let expectation = byLabel[label] else { return .serve }
+            guard answeredOnce.contains(label) else {
+                answeredOnce.insert(label)
+                firstKeys[label] = send.request.idempotencyKey
+                return .server(.answer(status: expectation.status))
+            }
+            guard expectation.retries else {
+                throw h.violation(
+                    "Expected \(expectation.status) to be terminal for \(label), but send "
+                        + "#\(send.number) resent it.",
+                    expected: "no request after \(expectation.status)",
+                    actual: "send #\(send.number) key=\(send.request.idempotencyKey ?? "none")",
+                    hint: expectation.status == 400 || expectation.status == 422
+                        ? "The same bytes cannot become valid by being sent again: stop the task."
+                        : "Follow the declared classification: only declared statuses are retried.")
+            }
+            let firstKey = firstKeys[label] ?? nil
+            if send.request.idempotencyKey != firstKey {
+                throw h.violation(
+                    "Expected the retry of \(label) after \(expectation.status) to carry the same key, "
+                        + "but send #\(send.number) carried another.",
+                    expected: "key \(firstKey ?? "none")",
+                    actual: "key \(send.request.idempotencyKey ?? "none")",
+                    hint: "A retry repeats the same operation with the key stored at submit.")
+            }
+            retried.insert(label)
+            return .serve
+        }
+        try h.startPass()
+        try await h.drive(maxSends: statuses.count * 3, policy)
+        try h.startPass()
+        try await h.drive(maxSends: statuses.count * 3, policy)
+        for operation in operations {
+            guard let expectation = byLabel[operation.id], expectation.retries else { continue }
+            guard retried.contains(operation.id) else {
+                throw h.violation(
+                    "Expected \(operation.id) to be retried after \(expectation.status), which the "
+                        + "adapter declares retryable, but it was never sent again.",
+                    expected: "a retry with the key of its first request", actual: "no retry",
+                    hint: "Declare only the statuses the queue really retries "
+                        + "(QueueCapabilities.retryableStatusCodes).")
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import BundledImplementations
+import ConformanceKit
+import ConformanceTesting
+import Testing
+
+@Suite("WriteQueueContract")
+struct WriteQueueContractTests {
+    @Test("Q1 to Q12, in catalogue order, equal and hashed by ID")
+    func catalogue() {
+        #expect(WriteQueueContract.all.map(\.id.rawValue) == (1...12).map { "Q\($0)" })
+        #expect(Set(WriteQueueContract.all).count == 12)
+        #expect(WriteQueueContract.named("Q3") == WriteQueueContract.all[2])
+        #expect(WriteQueueContract.named("P3") == nil)
+        #expect(WriteQueueContract.named("Q11")?.descriptor.tier == .recommended)
+        #expect(WriteQueueContract.named("Q12")?.descriptor.tier == .recommended)
+    }
+
+    @Test("A test case is named by ID and name")
+    func testDescription() {
+        #expect(WriteQueueContract.named("Q3")?.testDescription == "Q3 replay after crash")
+    }
+
+    @Test("Contracts an adapter cannot express are left out, with the reason")
+    func applicability() async throws {
+        #expect(WriteQueueContract.all(for: FileWriteQueueAdapter.self).count == 12)
+        let bare = WriteQueueContract.all(for: MinimalCapabilitiesAdapter.self).map(\.id)
+        #expect(!bare.contains("Q8") && !bare.contains("Q10") && bare.count == 10)
+        let skipped = WriteQueueContract.notApplicable(for: MinimalCapabilitiesAdapter.self)
+        #expect(skipped.map(\.contract.id) == ["Q8", "Q10"])
+        let q8 = try #require(WriteQueueContract.named("Q8"))
+        let report = await q8.run(against: MinimalCapabilitiesAdapter.self)
+        #expect(report.outcome == .notApplicable(reason: skipped[0].reason))
+    }
+
+    @Test("Recommended contracts report recommended-tier violations")
+    func recommendedTier() async throws {
+        let q12 = try #require(WriteQueueContract.named("Q12"))
+        let report = await q12.run(against: CoalescingQueueThatSendsOlderBody.self)
+        #expect(!report.outcome.violations.isEmpty)
+        #expect(report.outcome.violations.allSatisfy { $0.tier == .recommended && $0.kind == .contract })
+        #expect(!report.hasErrors(strict: false))
+        #expect(report.hasErrors(strict: true))
+        let q3 = try #require(WriteQueueContract.named("Q3"))
+        let required = await q3.run(against: QueueThatDeletesTaskOn503.self)
+        #expect(required.outcome.violations.allSatisfy { $0.tier == .required })
+    }
+
+    @Test("Violations read as bug reports: Expected …, but …, with operands and a hint")
+    func violationShape() async throws {
+        for queue in BundledImplementations.queues where queue.kind == .mutant {
+            for contract in queue.ledger.contracts {
+                let report = await queue.run(contract)
+                for violation in report.outcome.violations {
+                    #expect(violation.summary.hasPrefix("Expected "), "\(queue.name) \(contract)")
+                    #expect(violation.summary.contains(", but "), "\(queue.name) \(contract)")
+                    #expect(violation.hint != nil, "\(queue.name) \(contract)")
+                    #expect(report.message(for: violation).contains("Timeline (up to the failing step)"))
+                }
+            }
+        }
+    }
+
+    @Test("check(_:) passes the reference through Swift Testing", arguments: WriteQueueContract.all(for: FileWriteQueueAdapter.self))
+    func checkReference(_ contract: WriteQueueContract) async {
+        await contract.check(FileWriteQueueAdapter.self)
+    }
+
+    @Test("check(_:) passes the adopter through Swift Testing", arguments: WriteQueueContract.all(for: TicketOutboxAdapter.self))
+    func checkAdopter(_ contract: WriteQueueContract) async {
+        await contract.check(TicketOutboxAdapter.self)
+    }
+
+    @Test("Skipped contracts are recorded as warnings, which do not fail the run")
+    func skippedAreWarnings() {
+        WriteQueueContract.recordNotApplicable(for: MinimalCapabilitiesAdapter.self)
+    }
+
+    @Test("check(_:) records the mutant's failure as an issue at the caller's line")
+    func checkRecordsIssues() async throws {
+        let q7 = try #require(WriteQueueContract.named("Q7"))
+        await withKnownIssue {
+            await q7.check(QueueWithoutSendLease.self)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Q7 single sender: Expected at most one request") }
+        }
+        let q11 = try #require(WriteQueueContract.named("Q11"))
+        await withKnownIssue {
+            await q11.check(QueueThatOverwritesRestoredTasks.self, options: RunOptions(strict: true))
+        }
+    }
+}
