@@ -82,6 +82,24 @@ extension BundledImplementations {
                 CursorPagerThatRestartsAfterTheEnd.self, kind: .mutant,
                 summary: "\"No cursor\" means \"start again\" after the last page.",
                 ledger: [.fails("P7", because: "bottom reached at the end reloads page 1")]),
+            .asyncPager(
+                ViewModelThatChecksCancellationBeforeTheAwaitAdapter.self,
+                name: "ViewModelThatChecksCancellationBeforeTheAwait", kind: .mutant,
+                summary: "Checks cancellation only before the await; a cancelled load's answer is written.",
+                ledger: [
+                    .fails("P4", because: "the cancelled load's late page is appended to the new query"),
+                    .fails("P5", because: "the cancelled load's timeout shows an error on the new query"),
+                    .fails("P8", because: "data arriving for a cancelled load is written"),
+                ]),
+            .asyncPager(
+                ViewModelThatSetsLoadingAfterTheAwaitAdapter.self,
+                name: "ViewModelThatSetsLoadingAfterTheAwait", kind: .mutant,
+                summary: "Sets the in-flight flag after the await, so a trigger during the load starts another.",
+                ledger: [
+                    .fails("P1", because: "a bottom trigger during the load requests the same page again"),
+                    .fails("P5", because: "a bottom trigger while the new query's page loads starts another"),
+                    .fails("P8", because: "a bottom trigger while the new query's page loads starts another"),
+                ]),
         ]
     }
 }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Determinism evidence: runs the whole conformance matrix N times (default 200) and counts the
+# runs whose outcome differs from the first run in any cell (implementation × contract), or
+# whose exit status is not 0. A flake-free kit prints "differing runs: 0".
+#
+#   Scripts/repeat-matrix.sh [N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-200}"
+swift build --product conformance >/dev/null
+binary="$(swift build --show-bin-path)/conformance"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+cells() {  # implementation, contract, outcome per line, sorted
+    python3 -c 'import json,sys; [print(r["implementation"], r["contract"], r["outcome"]) for r in json.load(sys.stdin)]' | sort
+}
+
+"$binary" --json | cells > "$work/first"
+differing=0
+start=$(date +%s.%N)
+for i in $(seq 1 "$runs"); do
+    if ! "$binary" --json > "$work/run.json"; then
+        differing=$((differing + 1))
+        echo "run $i: exit status $?"
+        continue
+    fi
+    if ! cells < "$work/run.json" | cmp -s - "$work/first"; then
+        differing=$((differing + 1))
+        echo "run $i differs:"
+        cells < "$work/run.json" | diff "$work/first" - | head -5 || true
+    fi
+done
+end=$(date +%s.%N)
+echo "cells per run: $(wc -l < "$work/first")"
+echo "runs: $runs, differing runs: $differing"
+python3 -c "print(f'total {float($end) - float($start):.1f} s, {(float($end) - float($start)) / $runs:.3f} s per matrix run')"
