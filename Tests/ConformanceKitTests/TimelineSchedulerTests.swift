@@ -1,0 +1,167 @@
+import ConformanceKit
+import Foundation
+import Testing
+
+/// The settling engine, tested directly: every kind of evidence, and the adapter mistake it
+/// names. No test here sleeps; each waits for the scheduler's own events.
+@Suite struct TimelineSchedulerTests {
+    typealias Scheduler = TimelineScheduler<String, Int>
+
+    @Test func aTriggerWhoseOwnTaskParksIsSettledByThatEvidence() async throws {
+        let scheduler = Scheduler()
+        let trigger = scheduler.startTrigger("load") { _ = try await scheduler.park("page 1") }
+        await scheduler.settle()
+        #expect(scheduler.evidence(ofTrigger: trigger) == .parked(request: 1))
+        #expect(scheduler.requests.map(\.request) == ["page 1"])
+        scheduler.answer(1, with: .success(10))
+        await scheduler.settle()
+        #expect(scheduler.outcome(ofTrigger: trigger).returned)
+        await scheduler.finish()
+    }
+
+    @Test func aTriggerAwaitingALoadItSpawnedIsFoundByAProbe() async throws {
+        let scheduler = Scheduler()
+        let trigger = scheduler.startTrigger("spawn then await") {
+            let load = Task { try await scheduler.park("page 1") }
+            _ = try await load.value
+        }
+        await scheduler.settle()
+        let evidence = try #require(scheduler.evidence(ofTrigger: trigger))
+        #expect([.probed(request: 1), .joined(request: 1)].contains(evidence))
+        await scheduler.finish()
+    }
+
+    @Test func aSecondTriggerThatJoinsTheRunningLoadIsSeenJoining() async throws {
+        let scheduler = Scheduler()
+        let shared = SharedLoad()
+        scheduler.startTrigger("first") {
+            let load = Task { try await scheduler.park("page 1") }
+            await shared.set(load)
+            _ = try await load.value
+        }
+        await scheduler.settle()
+        let second = scheduler.startTrigger("second") { _ = try await shared.load?.value }
+        await scheduler.settle()
+        #expect(scheduler.evidence(ofTrigger: second) == .joined(request: 1))
+        #expect(scheduler.requests.count == 1)
+        await scheduler.finish()
+    }
+
+    @Test func workLeftBehindByAReturnedTriggerIsAnAdapterProblem() async throws {
+        let scheduler = Scheduler()
+        let gate = Gate()
+        scheduler.startTrigger("fire and forget") {
+            Task {
+                await gate.wait()
+                _ = try? await scheduler.park("late page")
+            }
+        }
+        await scheduler.settle()
+        #expect(scheduler.adapterProblems.isEmpty)
+        gate.open()
+        await scheduler.waitUntilRequestCount(1)
+        #expect(scheduler.adapterProblems.count == 1)
+        #expect(scheduler.adapterProblems.first?.contains("\"fire and forget\" started and did not await") == true)
+        await scheduler.finish()
+    }
+
+    @Test func theWatchdogDescriptionNamesParkedRequestsAndPendingTriggers() async {
+        let scheduler = Scheduler()
+        scheduler.startTrigger("load") { _ = try await scheduler.park("page 1") }
+        await scheduler.settle()
+        let description = scheduler.stateDescription
+        #expect(description.contains("request #1 page 1 parked"))
+        #expect(description.contains("trigger #1 \"load\""))
+        #expect(description.contains("parked on request #1"))
+        await scheduler.finish()
+    }
+
+    @Test func finishAnswersWhatIsOpenWithACancellationError() async {
+        let scheduler = Scheduler()
+        let result = ResultBox()
+        scheduler.startTrigger("load") {
+            do {
+                _ = try await scheduler.park("page 1")
+            } catch {
+                result.set(error is CancellationError)
+            }
+        }
+        await scheduler.settle()
+        await scheduler.finish()
+        #expect(result.value == true)
+    }
+
+    @Test func aCallbackRequestCanBeAnsweredTwice() async {
+        let scheduler = Scheduler()
+        let calls = ResultBox()
+        scheduler.startTrigger("callback load") {
+            scheduler.parkCallback("page 1") { _ in calls.increment() }
+        }
+        await scheduler.settle()
+        #expect(scheduler.answer(1, with: .success(1)))
+        await scheduler.settle()
+        #expect(scheduler.answer(1, with: .success(1)))
+        await scheduler.settle()
+        #expect(calls.count == 2)
+        await scheduler.finish()
+    }
+}
+
+extension TimelineScheduler {
+    /// Waits, by settling, until `count` requests have registered and parked.
+    fileprivate func waitUntilRequestCount(_ count: Int) async {
+        while requests.filter(\.parked).count < count {
+            await Task.yield()
+            await settle()
+        }
+    }
+}
+
+private actor SharedLoad {
+    var load: Task<Int, any Error>?
+
+    func set(_ load: Task<Int, any Error>) {
+        self.load = load
+    }
+}
+
+/// A one-shot gate: `wait()` suspends until `open()`.
+private final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var opened = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            if opened {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiters.append(continuation)
+                lock.unlock()
+            }
+        }
+    }
+
+    func open() {
+        lock.lock()
+        opened = true
+        let waiting = waiters
+        waiters = []
+        lock.unlock()
+        for waiter in waiting { waiter.resume() }
+    }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool?
+    private var calls = 0
+
+    var value: Bool? { lock.withLock { stored } }
+    var count: Int { lock.withLock { calls } }
+
+    func set(_ value: Bool) { lock.withLock { stored = value } }
+    func increment() { lock.withLock { calls += 1 } }
+}
