@@ -50,22 +50,10 @@ extension ImplementationUnderCheck {
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
         ledger: Ledger = []
     ) -> ImplementationUnderCheck {
-        ImplementationUnderCheck(
-            name: name ?? String(describing: Adapter.self), kind: kind, level: .async,
-            summary: summary, ledger: ledger, contracts: PagerContract.all.map(\.descriptor),
-            applicability: { id in
-                PagerContract.contract(id)?.applicability(for: Adapter.capabilities, level: .async)
-                    ?? .notApplicable(reason: "\(id) is not a pager contract")
-            },
-            run: { id, options in
-                guard let contract = PagerContract.contract(id) else {
-                    return ContractReport(
-                        contract: ContractCatalog.descriptor(id)
-                            ?? ContractDescriptor(id: id, name: "unknown", rule: ""),
-                        subject: String(describing: Adapter.self),
-                        outcome: .notApplicable(reason: "\(id) is not a pager contract"))
-                }
-                return await contract.run(against: Adapter.self, options: options)
-            })
+        pagerImplementation(
+            name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
+            kind: kind, level: .async, summary: summary, ledger: ledger,
+            applicability: { $0.applicability(for: Adapter.capabilities, level: .async) },
+            run: { contract, options in await contract.run(against: Adapter.self, options: options) })
     }
 }

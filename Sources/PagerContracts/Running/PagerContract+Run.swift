@@ -28,22 +28,37 @@ extension ImplementationUnderCheck {
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
         ledger: Ledger = []
     ) -> ImplementationUnderCheck {
-        ImplementationUnderCheck(
-            name: name ?? String(describing: Adapter.self), kind: kind, level: .model,
-            summary: summary, ledger: ledger, contracts: PagerContract.all.map(\.descriptor),
+        pagerImplementation(
+            name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
+            kind: kind, level: .model, summary: summary, ledger: ledger,
+            applicability: { $0.applicability(for: Adapter.capabilities) },
+            run: { contract, options in await contract.run(against: Adapter.self, options: options) })
+    }
+
+    /// The pager family's implementation: every P contract, and a not-applicable report for an
+    /// ID outside the family.
+    static func pagerImplementation(
+        name: String, subject: String, kind: ImplementationKind, level: IntegrationLevel,
+        summary: String, ledger: Ledger,
+        applicability: @escaping @Sendable (PagerContract) -> Applicability,
+        run: @escaping @Sendable (PagerContract, RunOptions) async -> ContractReport
+    ) -> ImplementationUnderCheck {
+        let outsideFamily: @Sendable (ContractID) -> String = { "\($0) is not a pager contract" }
+        return ImplementationUnderCheck(
+            name: name, kind: kind, level: level, summary: summary, ledger: ledger,
+            contracts: PagerContract.all.map(\.descriptor),
             applicability: { id in
-                PagerContract.contract(id)?.applicability(for: Adapter.capabilities)
-                    ?? .notApplicable(reason: "\(id) is not a pager contract")
+                PagerContract.contract(id).map(applicability)
+                    ?? .notApplicable(reason: outsideFamily(id))
             },
             run: { id, options in
                 guard let contract = PagerContract.contract(id) else {
                     return ContractReport(
                         contract: ContractCatalog.descriptor(id)
                             ?? ContractDescriptor(id: id, name: "unknown", rule: ""),
-                        subject: String(describing: Adapter.self),
-                        outcome: .notApplicable(reason: "\(id) is not a pager contract"))
+                        subject: subject, outcome: .notApplicable(reason: outsideFamily(id)))
                 }
-                return await contract.run(against: Adapter.self, options: options)
+                return await run(contract, options)
             })
     }
 }
