@@ -100,6 +100,20 @@ extension BundledImplementations {
                     .fails("P5", because: "a bottom trigger while the new query's page loads starts another"),
                     .fails("P8", because: "a bottom trigger while the new query's page loads starts another"),
                 ]),
+            .asyncPager(
+                CallbackControllerThatMarksLoadingAfterTheCallAdapter.self,
+                name: "CallbackControllerThatMarksLoadingAfterTheCall", kind: .mutant,
+                summary: "Marks the load in flight after calling the loader; a cached answer is dropped.",
+                ledger: [
+                    .fails("P2", because: "an already-available page 1 is dropped (only under that mode)"),
+                    .fails("P3", because: "an already-available page 1 is dropped"),
+                    .fails("P4", because: "an already-available page 1 is dropped"),
+                    .fails("P5", because: "an already-available page 1 is dropped"),
+                    .fails("P6", because: "an already-available page 1 is dropped"),
+                    .fails("P7", because: "an already-available page 1 is dropped"),
+                    .fails("P8", because: "an already-available page 1 is dropped"),
+                    .fails("P12", because: "the dropped page leaves the load marked in flight forever"),
+                ]),
         ]
     }
 }

@@ -52,6 +52,8 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private var records: [RequestRecord] = []
     private var continuations: [Int: CheckedContinuation<Answer, any Error>] = [:]
     private var earlyAnswers: [Int: Result<Answer, any Error>] = [:]
+    private var preAnswerProvider: (@Sendable (Int, Request) -> Result<Answer, any Error>?)?
+    private var preAnswered: Set<Int> = []
     private var callbacks: [Int: @Sendable (Result<Answer, any Error>) -> Void] = [:]
     private var triggers: [Int: TriggerState] = [:]
     private var nextTrigger = 1
@@ -213,6 +215,18 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         return true
     }
 
+    /// Answers chosen requests at the moment they register, so the subject's load returns
+    /// without ever parking ("the response was already available"). `provider` receives each
+    /// request's number and content and returns its answer, or `nil` to park it as usual.
+    public func preAnswer(using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?) {
+        lock.withLock { preAnswerProvider = provider }
+    }
+
+    /// Whether request `number` was answered at registration by ``preAnswer(using:)``.
+    public func wasPreAnswered(_ number: Int) -> Bool {
+        lock.withLock { preAnswered.contains(number) }
+    }
+
     /// Every request so far, in order.
     public var requests: [RequestRecord] { lock.withLock { records } }
 
@@ -338,7 +352,32 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         let tag = TriggerTag.current
         let identity = currentTaskIdentity()
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
-        return update {
+        let number = recordRegistration(
+            request, tag: tag, identity: identity, priority: priority, callback: callback)
+        let provider = lock.withLock { preAnswerProvider }
+        if let provider, let result = provider(number, request) {
+            _ = lock.withLock { preAnswered.insert(number) }
+            if let callback {
+                // An answer already available reaches a completion handler synchronously,
+                // inside the call that asked for it, as a cached response does.
+                update {
+                    if let index = self.records.firstIndex(where: { $0.number == number }) {
+                        self.records[index].answers += 1
+                    }
+                }
+                callback(result)
+            } else {
+                answer(number, with: result)
+            }
+        }
+        return number
+    }
+
+    private func recordRegistration(
+        _ request: Request, tag: TriggerTag?, identity: Int?, priority: UInt8,
+        callback: (@Sendable (Result<Answer, any Error>) -> Void)?
+    ) -> Int {
+        update {
             let number = self.records.count + 1
             if let trigger = tag?.trigger, let owner = self.triggers[trigger], owner.returned {
                 self.problems.append(

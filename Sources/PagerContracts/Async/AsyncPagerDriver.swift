@@ -6,14 +6,24 @@ import ConformanceKit
 final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     private let scheduler = TimelineScheduler<PageLoad, PageResponse>()
     private let mode: DeliveryMode
+    private let plan: AnswerPlan
     private var adapter: Adapter?
-    private var reported = 0
+    private var registered = 0
+    private var timelineOrder: [Int] = []
+    private var deferred: [Int: [Int]] = [:]
+    private var lastReported: Set<Int> = []
+    private var observedSinceReport = false
+    private var answeredOnce: Set<Int> = []
     private var reportedProblems = 0
     private var notes: [String] = []
     private var rowsByItemID: [Adapter.ItemID: Int] = [:]
 
-    init(mode: DeliveryMode) {
+    /// - Parameters:
+    ///   - mode: How answers are handed to the subject.
+    ///   - plan: Recorded by an `immediate` run, replayed by an `alreadyAvailable` one.
+    init(mode: DeliveryMode, plan: AnswerPlan) {
         self.mode = mode
+        self.plan = plan
     }
 
     var capabilities: PagerCapabilities { Adapter.capabilities }
@@ -23,6 +33,10 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     func prepare(recorder: TimelineRecorder) async {
         let scheduler = self.scheduler
         recorder.setWaitingDetail { scheduler.stateDescription }
+        if mode == .alreadyAvailable {
+            let plan = self.plan
+            scheduler.preAnswer { number, load in plan.answer(for: number, load: load) }
+        }
         adapter = await Adapter(source: PageSource(scheduler: scheduler))
     }
 
@@ -39,7 +53,7 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         }
         await scheduler.settle()
         try checkAdapter()
-        let started = newRequests()
+        let started = report(newlyRegistered())
         let outcome = scheduler.outcome(ofTrigger: number)
         if let evidence = scheduler.evidence(ofTrigger: number) {
             notes.append("the trigger waits: \(evidence)")
@@ -51,6 +65,7 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     }
 
     func answer(request index: Int, with answer: PageAnswer) async throws -> [PagePosition] {
+        let number = timelineOrder[index]
         let result: Result<PageResponse, any Error>
         switch answer {
         case .page(let response):
@@ -61,21 +76,35 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         case .failure(let failure):
             result = .failure(failure)
         }
-        let delivered: Bool
-        switch mode {
-        case .immediate:
-            delivered = scheduler.answer(index + 1, with: result)
-        case .fromAnotherTask:
-            let scheduler = self.scheduler
-            delivered = await Task.detached { scheduler.answer(index + 1, with: result) }.value
+        let request = scheduler.requests[number - 1]
+        if mode == .immediate, lastReported.contains(number), !observedSinceReport,
+            request.answers == 0
+        {
+            plan.record(number, load: request.request, result: result)
         }
-        if !delivered { notes.append("not delivered: an async load resumes only once") }
+        var released: [Int] = []
+        if scheduler.wasPreAnswered(number) && !answeredOnce.contains(number) {
+            answeredOnce.insert(number)
+            released = deferred.removeValue(forKey: number) ?? []
+            notes.append("the answer was already available when the load started")
+        } else {
+            let delivered: Bool
+            switch mode {
+            case .immediate, .alreadyAvailable:
+                delivered = scheduler.answer(number, with: result)
+            case .fromAnotherTask:
+                let scheduler = self.scheduler
+                delivered = await Task.detached { scheduler.answer(number, with: result) }.value
+            }
+            if !delivered { notes.append("not delivered: an async load resumes only once") }
+        }
         await scheduler.settle()
         try checkAdapter()
-        return newRequests()
+        return report(released + newlyRegistered())
     }
 
     func state() async -> PagerState {
+        observedSinceReport = true
         guard let snapshot = await adapter?.snapshot() else { return PagerState(visible: []) }
         return PagerState(
             visible: snapshot.visibleIDs.map { id in
@@ -96,10 +125,29 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         await scheduler.finish()
     }
 
-    private func newRequests() -> [PagePosition] {
-        let all = scheduler.requests
-        defer { reported = all.count }
-        return all.dropFirst(reported).map(\.request.position)
+    /// Requests registered since the last call, by number, in registration order.
+    private func newlyRegistered() -> [Int] {
+        let count = scheduler.requests.count
+        defer { registered = count }
+        return Array((registered + 1)..<(count + 1))
+    }
+
+    /// Reports `numbers` to the timeline, holding back the requests that followed a
+    /// pre-answered one until the timeline's own answer step for it.
+    private func report(_ numbers: [Int]) -> [PagePosition] {
+        var shown: [Int] = []
+        for (offset, number) in numbers.enumerated() {
+            shown.append(number)
+            if scheduler.wasPreAnswered(number), offset + 1 < numbers.count {
+                deferred[number] = Array(numbers[(offset + 1)...])
+                break
+            }
+        }
+        timelineOrder += shown
+        lastReported = Set(shown)
+        observedSinceReport = false
+        let requests = scheduler.requests
+        return shown.map { requests[$0 - 1].request.position }
     }
 
     private func checkAdapter() throws {

@@ -7,20 +7,23 @@ extension PagerContract {
     /// - Parameters:
     ///   - adapter: The adapter type; the kit creates a fresh subject per run.
     ///   - options: The watchdog limit and strictness.
-    ///   - modes: The delivery modes to run under; all of them by default.
+    ///   - modes: The delivery modes to run under; all of them by default. The
+    ///     `alreadyAvailable` mode replays the answers of the `immediate` run before it, so keep
+    ///     `immediate` first when you pass both.
     public func run<Adapter: AsyncPagerAdapter>(
         against adapter: Adapter.Type, options: RunOptions = RunOptions(),
         modes: [DeliveryMode] = DeliveryMode.allCases
     ) async -> ContractReport {
         var notes: [String] = []
         var last: ContractReport?
+        let plan = AnswerPlan()
         for mode in modes {
             let report = await ContractRun.execute(
                 descriptor, subject: "\(Adapter.self) (\(mode))",
                 applicability: applicability(for: Adapter.capabilities, level: .async),
                 watchdog: options.watchdog
             ) { recorder in
-                let driver = AsyncPagerDriver<Adapter>(mode: mode)
+                let driver = AsyncPagerDriver<Adapter>(mode: mode, plan: plan)
                 await driver.prepare(recorder: recorder)
                 let timeline = PagerTimeline(driver: driver, recorder: recorder)
                 do {
