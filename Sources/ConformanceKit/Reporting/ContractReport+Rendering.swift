@@ -3,18 +3,21 @@ extension ContractReport {
     /// versus actual, the difference, the timeline up to the failing step and a hint.
     ///
     /// ```text
-    /// P4 late stale response: Expected a response to request #2 (issued under query A) to
-    /// change nothing after the query changed to B, but the visible items changed.
+    /// P4 late stale response: Expected nothing to change after the late answer to request #2
+    /// (page 2 of query A), saying hasMore false, while page 2 of B loads, but the visible items
+    /// changed and loading changed from true to false and hasMore changed from true to false.
     ///   Rule: After the query changes (filter switch), a response to any request issued …
-    ///   Expected visible: []
-    ///   Actual visible:   [101, 102]
-    ///   Difference:
-    ///     + 101
-    ///     + 102
+    ///   Subject: PagerWhoseTicketIsThePageNumber
+    ///   Expected state: visible [101, 102], loading true, hasMore true, error false
+    ///   Actual   state: visible [101, 102, 103, 104], loading false, hasMore false, error false
+    ///   Difference (- expected, + actual):
+    ///     + 103  (position 3 shown)
+    ///     + 104  (position 4 shown)
     ///   Timeline (up to the failing step):
-    ///       1. bottom reached → request #1: page 1 (query A)
-    ///     ▶ 5. deliver to request #2: rows [101, 102], hasMore false
-    ///   Hint: compare the response's ticket with the current generation before writing.
+    ///       1. bottom reached → request #1 (page 1 of query A)
+    ///       …
+    ///     ▶ 8. answer request #2 (page 2 of query A) [stale: issued under query A, gen 0]: rows [103, 104], hasMore false
+    ///   Hint: Compare the response's whole ticket (generation and page, or cursor) with the …
     /// ```
     public func message(for violation: Violation) -> String {
         var lines: [String] = []

@@ -53,6 +53,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private var continuations: [Int: CheckedContinuation<Answer, any Error>] = [:]
     private var earlyAnswers: [Int: Result<Answer, any Error>] = [:]
     private var preAnswerProvider: (@Sendable (Int, Request) -> Result<Answer, any Error>?)?
+    private var preAnswersCallbacks = false
     private var preAnswered: Set<Int> = []
     private var callbacks: [Int: @Sendable (Result<Answer, any Error>) -> Void] = [:]
     private var triggers: [Int: TriggerState] = [:]
@@ -72,15 +73,19 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Creates a scheduler.
     public init() {
+        usesEscalation = Self.escalationAvailable
+    }
+
+    /// Whether this toolchain and OS let the kit observe joins through task-priority
+    /// escalation (Swift 6.2 or later; on Apple platforms, OS 26 or later). Without it the kit
+    /// cannot tell a trigger that awaits a parked load from one still running.
+    public static var escalationAvailable: Bool {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                usesEscalation = true
-            } else {
-                usesEscalation = false
+                return true
             }
-        #else
-            usesEscalation = false
         #endif
+        return false
     }
 
     // MARK: - Triggers
@@ -218,8 +223,17 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// Answers chosen requests at the moment they register, so the subject's load returns
     /// without ever parking ("the response was already available"). `provider` receives each
     /// request's number and content and returns its answer, or `nil` to park it as usual.
-    public func preAnswer(using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?) {
-        lock.withLock { preAnswerProvider = provider }
+    /// - Parameter callbacksSynchronously: Whether a completion-handler request is answered too,
+    ///   synchronously inside the call that made it (only for code whose loading layer may do
+    ///   that, such as a cache); otherwise completion-handler requests park as usual.
+    public func preAnswer(
+        callbacksSynchronously: Bool,
+        using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?
+    ) {
+        lock.withLock {
+            preAnswerProvider = provider
+            preAnswersCallbacks = callbacksSynchronously
+        }
     }
 
     /// Whether request `number` was answered at registration by ``preAnswer(using:)``.
@@ -354,7 +368,9 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         let number = recordRegistration(
             request, tag: tag, identity: identity, priority: priority, callback: callback)
-        let provider = lock.withLock { preAnswerProvider }
+        let provider = lock.withLock {
+            callback == nil || preAnswersCallbacks ? preAnswerProvider : nil
+        }
         if let provider, let result = provider(number, request) {
             _ = lock.withLock { preAnswered.insert(number) }
             if let callback {

@@ -27,8 +27,12 @@ public struct PagerCapabilities: Hashable, Sendable {
     public enum Loader: String, Hashable, Sendable {
         /// `try await source.load(…)`: a load resumes exactly once.
         case asyncAwait
-        /// `source.load(…, completion:)`: a completion can run twice (P3 applies).
+        /// `source.load(…, completion:)`, always called back later (as URLSession does); a
+        /// completion can run twice (P3 applies).
         case completionHandler
+        /// `source.load(…, completion:)` whose layer may call back synchronously, inside the
+        /// call (an in-memory cache): the "already available" delivery mode then does so.
+        case completionHandlerMayCallBackSynchronously
     }
 
     /// Page numbers or cursors.
@@ -51,6 +55,7 @@ public struct PagerCapabilities: Hashable, Sendable {
         pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3,
         loader: Loader = .asyncAwait
     ) {
+        precondition(noProgressLimit >= 1, "noProgressLimit must be at least 1 page (P12)")
         self.pagination = pagination
         self.loader = loader
         self.triggers = triggers

@@ -9,20 +9,20 @@ import ConformanceKit
 ///
 /// ```swift
 /// struct MyPagerAdapter: PagerModelAdapter {
-///     var pager = Pager()
+///     var pager = Pager<Int>()
 ///
-///     mutating func bottomReached() -> PageRequest<Ticket>? {
+///     mutating func bottomReached() -> PageRequest<PageTicket>? {
 ///         pager.start().map { PageRequest($0, page: $0.page) }
 ///     }
-///     mutating func changeQuery(to query: String) -> PageRequest<Ticket>? {
+///     mutating func changeQuery(to query: String) -> PageRequest<PageTicket>? {
 ///         pager.reset()
 ///         return nil                        // or the first-page request, if reset loads
 ///     }
-///     mutating func deliver(_ response: PageResponse, for ticket: Ticket) -> PageRequest<Ticket>? {
+///     mutating func deliver(_ response: PageResponse, for ticket: PageTicket) -> PageRequest<PageTicket>? {
 ///         pager.finish(ticket, rows: response.rows.map(\.id), hasMore: response.hasMore)
 ///         return nil
 ///     }
-///     mutating func fail(_ failure: PageFailure, for ticket: Ticket) -> PageRequest<Ticket>? {
+///     mutating func fail(_ failure: PageFailure, for ticket: PageTicket) -> PageRequest<PageTicket>? {
 ///         pager.fail(ticket)
 ///         return nil
 ///     }

@@ -9,13 +9,13 @@ import ConformanceKit
 ///     let model: FeedViewModel                      // @MainActor @Observable
 ///
 ///     init(source: PageSource) async {
-///         model = await FeedViewModel(loadPage: { try await source.load(query: $0, page: $1) })
+///         model = await FeedViewModel(loader: { try await source.load(query: $0, page: $1) })
 ///     }
 ///     func bottomReached() async { await model.loadNextPage() }
 ///     func changeQuery(to query: String) async { await model.search(query) }
 ///     func snapshot() async -> PagerSnapshot<Int> {
 ///         await MainActor.run {
-///             PagerSnapshot(visibleIDs: model.items.map(\.id), isLoading: model.isLoading)
+///             PagerSnapshot(visibleIDs: model.itemIDs, isLoading: model.isLoading)
 ///         }
 ///     }
 /// }

@@ -27,7 +27,7 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     }
 
     var capabilities: PagerCapabilities { Adapter.capabilities }
-    var canDeliverTwice: Bool { Adapter.capabilities.loader == .completionHandler }
+    var canDeliverTwice: Bool { Adapter.capabilities.loader != .asyncAwait }
 
     /// Creates the subject, wired to the kit's source, and lets the watchdog describe it.
     func prepare(recorder: TimelineRecorder) async {
@@ -35,7 +35,10 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         recorder.setWaitingDetail { scheduler.stateDescription }
         if mode == .alreadyAvailable {
             let plan = self.plan
-            scheduler.preAnswer { number, load in plan.answer(for: number, load: load) }
+            scheduler.preAnswer(
+                callbacksSynchronously:
+                    Adapter.capabilities.loader == .completionHandlerMayCallBackSynchronously
+            ) { number, load in plan.answer(for: number, load: load) }
         }
         adapter = await Adapter(source: PageSource(scheduler: scheduler))
     }

@@ -7,7 +7,7 @@ import ConformanceKit
 ///
 /// ```swift
 /// init(source: PageSource) async {
-///     model = await FeedViewModel(loadPage: { query, page in
+///     model = await FeedViewModel(loader: { query, page in
 ///         try await source.load(query: query, page: page)
 ///     })
 /// }

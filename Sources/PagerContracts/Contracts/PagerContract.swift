@@ -59,7 +59,13 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
     public func applicability(
         for capabilities: PagerCapabilities, level: IntegrationLevel = .model
     ) -> Applicability {
-        if requirements.redelivery && level == .async && capabilities.loader != .completionHandler {
+        if level == .async && !TimelineScheduler<PageLoad, PageResponse>.escalationAvailable {
+            return .notApplicable(
+                reason: "the async level needs task-priority escalation (Swift 6.2 or later and, "
+                    + "on Apple platforms, OS 26 or later) to know when your code is waiting on a "
+                    + "load; without it the kit does not guess. Use a model-level adapter here")
+        }
+        if requirements.redelivery && level == .async && capabilities.loader == .asyncAwait {
             return .notApplicable(
                 reason: "an async/await load resumes exactly once, so a completion cannot run "
                     + "twice; declare loader: .completionHandler if your loads use callbacks")

@@ -6,7 +6,7 @@
 public struct PagerSnapshot<ItemID: Hashable>: Hashable {
     /// The visible items' IDs, top to bottom.
     public var visibleIDs: [ItemID]
-    /// Whether a next-page load is shown as in progress.
+    /// Whether a page load the pager started is shown as in progress (the first page included).
     public var isLoading: Bool?
     /// Whether the pager believes more pages exist.
     public var hasMore: Bool?

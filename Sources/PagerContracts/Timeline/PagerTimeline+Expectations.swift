@@ -94,7 +94,7 @@ extension PagerTimeline {
         compare("the protocol-error state", \.hasProtocolError)
         guard !changed.isEmpty else { return }
         throw violation(
-            "Expected \(action) to change nothing, but "
+            "Expected nothing to change after \(action), but "
                 + changed.joined(separator: " and ") + ".",
             expected: "state: \(before)",
             actual: "state: \(now)",

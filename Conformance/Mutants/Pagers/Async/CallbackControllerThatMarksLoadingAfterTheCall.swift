@@ -1,10 +1,11 @@
 import Foundation
 import PagerContracts
 
-/// Mutant. Bug: the controller records its in-flight token *after* calling the loader, assuming
-/// the completion always runs later. When the response is already available (a cached page),
-/// the completion runs inside the call, finds no matching token, and drops the page; the token
-/// set afterwards then blocks every later load. Correct under every other delivery.
+/// Mutant. Bug: its loading layer answers from an in-memory cache synchronously (declared as
+/// `.completionHandlerMayCallBackSynchronously`), but the controller records its in-flight token
+/// *after* calling the loader, assuming the completion always runs later. A cached page runs
+/// the completion inside the call, finds no matching token and is dropped; the token set
+/// afterwards then blocks every later load. Correct under every other delivery.
 final class CallbackControllerThatMarksLoadingAfterTheCall: @unchecked Sendable {
     typealias Load = (
         _ query: String, _ page: Int,
@@ -83,7 +84,7 @@ final class CallbackControllerThatMarksLoadingAfterTheCall: @unchecked Sendable 
 
 /// Drives ``CallbackControllerThatMarksLoadingAfterTheCall``.
 struct CallbackControllerThatMarksLoadingAfterTheCallAdapter: AsyncPagerAdapter {
-    static let capabilities = PagerCapabilities(loader: .completionHandler)
+    static let capabilities = PagerCapabilities(loader: .completionHandlerMayCallBackSynchronously)
 
     let controller: CallbackControllerThatMarksLoadingAfterTheCall
 
