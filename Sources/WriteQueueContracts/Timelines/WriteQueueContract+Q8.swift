@@ -12,7 +12,10 @@ extension WriteQueueContract {
         let firstKey = send.request.idempotencyKey
         var delays: [Duration] = []
         var atCap = 0
-        for _ in 0..<24 {
+        var flatBelowCap = 0
+        // Retries are free on the manual clock: a slowly growing backoff (linear steps to a
+        // five-minute cap) gets as many as it needs, up to a bound that only an endless one hits.
+        for _ in 0..<512 {
             h.answer(send, .server(.answer(status: 503)))
             let answeredAt = h.clock.now
             send = try await h.nextSend(of: operation)
@@ -48,15 +51,21 @@ extension WriteQueueContract {
                 "waiting to keep op-1's key and body",
                 hint: "Backoff changes when a task is sent, never what is sent.")
             atCap = delay == cap ? atCap + 1 : 0
-            if atCap == 2 { break }
+            flatBelowCap = delay < cap && delay == previous ? flatBelowCap + 1 : 0
+            if atCap == 2 || flatBelowCap == 3 { break }
         }
         guard atCap == 2 else {
+            let last = delays.last.map(ManualClock.format) ?? "none"
             throw h.violation(
                 "Expected the retry delay to reach the declared cap of \(ManualClock.format(cap)), "
-                    + "but after \(delays.count) retries it had not.",
+                    + (flatBelowCap == 3
+                        ? "but it stopped growing at \(last)."
+                        : "but after \(delays.count) retries it was still growing (last \(last))."),
                 expected: "a delay of \(ManualClock.format(cap))",
                 actual: "delays: " + delays.map(ManualClock.format).joined(separator: ", "),
-                hint: "Declare the cap the queue really uses (QueueCapabilities.backoffCap).")
+                hint: flatBelowCap == 3
+                    ? "Declare the cap the queue really uses (QueueCapabilities.backoffCap)."
+                    : "The delay must reach the cap in a bounded number of retries.")
         }
         let task = try await h.persistedTask(for: operation)
         if let stored, let task, !h.identityChanges(from: stored, to: task).isEmpty {
