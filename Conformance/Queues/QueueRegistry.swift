@@ -23,6 +23,10 @@ extension BundledImplementations {
                 kind: .adopter,
                 summary: "The same outbox called the way many apps call it: every submit also "
                     + "flushes, so requests start inside submit."),
+            .queue(
+                DueTimeOutboxAdapter.self, name: "DueTimeOutbox", kind: .adopter,
+                summary: "An outbox that stores each task's next due time and lets a periodic sync "
+                    + "skip tasks not yet due, never waiting on a clock itself."),
         ] + mutantQueues
     }
 

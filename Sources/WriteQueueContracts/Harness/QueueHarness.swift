@@ -244,6 +244,14 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         return true
     }
 
+    /// Moves the clock past the longest backoff (the declared cap, or 16 s), as a periodic sync
+    /// that runs later would find it: tasks a queue keeps due in storage are due again.
+    func advancePastLongestBackoff() {
+        let step = capabilities.backoffCap ?? .seconds(16)
+        clock.advance(by: step)
+        recorder.record("advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff)")
+    }
+
     /// Answers every request as `policy` says, moving the clock when every running trigger waits
     /// on it, until every trigger has returned.
     ///
@@ -295,7 +303,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = nil
     ) async throws -> ParkedSend {
         var startedPass = false
-        for _ in 0..<64 {
+        var stepped = Duration.zero
+        let step = (capabilities.backoffCap ?? .seconds(16)) / 16
+        for _ in 0..<128 {
             try await settle("a request for \(operation.id)")
             if let send = openSends.first(where: { $0.request.body == operation.body }) { return send }
             if let others, let other = openSends.first {
@@ -306,6 +316,19 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             if !startedPass, openSends.isEmpty {
                 try startPass(on: instance)
                 startedPass = true
+                continue
+            }
+            // A queue may keep its next due time in storage and skip tasks that are not due,
+            // without waiting on the clock: step the clock (in sixteenths of the declared cap,
+            // up to twice the cap) and run another pass, as a sync timer would.
+            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil,
+                stepped < (capabilities.backoffCap ?? .seconds(16)) * 2
+            {
+                clock.advance(by: step)
+                stepped += step
+                recorder.record(
+                    "advance clock by \(ManualClock.format(step)) (nothing waits on it) and retry")
+                try startPass(on: instance)
                 continue
             }
             break

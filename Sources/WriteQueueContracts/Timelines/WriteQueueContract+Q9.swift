@@ -57,6 +57,7 @@ extension WriteQueueContract {
         }
         try h.startPass()
         try await h.drive(maxSends: statuses.count * 3, policy)
+        h.advancePastLongestBackoff()
         try h.startPass()
         try await h.drive(maxSends: statuses.count * 3, policy)
         for operation in operations {
