@@ -14,13 +14,18 @@ extension PagerContract {
         against adapter: Adapter.Type, options: RunOptions = RunOptions(),
         modes: [DeliveryMode] = DeliveryMode.allCases
     ) async -> ContractReport {
+        let applicability = applicability(for: Adapter.capabilities, level: .async)
+        if case .notApplicable(let reason) = applicability {
+            return ContractReport(
+                contract: descriptor, subject: "\(Adapter.self)",
+                outcome: .notApplicable(reason: reason))
+        }
         var notes: [String] = []
         var last: ContractReport?
         let plan = AnswerPlan()
         for mode in modes {
             let report = await ContractRun.execute(
                 descriptor, subject: "\(Adapter.self) (\(mode))",
-                applicability: applicability(for: Adapter.capabilities, level: .async),
                 watchdog: options.watchdog
             ) { recorder in
                 let driver = AsyncPagerDriver<Adapter>(mode: mode, plan: plan)
