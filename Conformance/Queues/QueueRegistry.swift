@@ -27,6 +27,11 @@ extension BundledImplementations {
                 DueTimeOutboxAdapter.self, name: "DueTimeOutbox", kind: .adopter,
                 summary: "An outbox that stores each task's next due time and lets a periodic sync "
                     + "skip tasks not yet due, never waiting on a clock itself."),
+            .queue(
+                DueTimeOutboxFlushingOnLaunchAdapter.self, name: "DueTimeOutbox (flush on launch)",
+                kind: .adopter,
+                summary: "The same outbox started the way many apps start one: the launch resends "
+                    + "what storage holds and awaits it."),
         ] + mutantQueues
     }
 

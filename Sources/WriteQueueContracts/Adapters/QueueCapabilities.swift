@@ -26,6 +26,10 @@ public struct QueueCapabilities: Hashable, Sendable {
     /// The longest delay between two retries. `nil` when the queue does not back off on the
     /// injected clock, which makes Q8 not applicable.
     public var backoffCap: Duration?
+    /// Whether the queue starts a sending pass by itself when it launches (an app that flushes
+    /// its outbox at start). The kit then starts one pass, through `runSendingPass`, right
+    /// after every launch, concurrently with what the timeline does next.
+    public var sendsOnLaunch: Bool
 
     /// Creates a declaration.
     ///
@@ -39,6 +43,7 @@ public struct QueueCapabilities: Hashable, Sendable {
     ///   - sharesStorageBetweenInstances: Whether two live instances may share one storage.
     ///   - coalescesUpdates: Whether pending updates to one entity are merged.
     ///   - backoffCap: The declared cap of the retry delay, or `nil`.
+    ///   - sendsOnLaunch: Whether a launch starts a sending pass by itself.
     public init(
         conflictProfile: ConflictProfile = .sourceDocument,
         retryableStatusCodes: Set<Int> = [408, 429],
@@ -47,7 +52,8 @@ public struct QueueCapabilities: Hashable, Sendable {
         storageIsOnDisk: Bool = false,
         sharesStorageBetweenInstances: Bool = false,
         coalescesUpdates: Bool = false,
-        backoffCap: Duration? = nil
+        backoffCap: Duration? = nil,
+        sendsOnLaunch: Bool = false
     ) {
         self.conflictProfile = conflictProfile
         self.retryableStatusCodes = retryableStatusCodes
@@ -57,6 +63,7 @@ public struct QueueCapabilities: Hashable, Sendable {
         self.sharesStorageBetweenInstances = sharesStorageBetweenInstances
         self.coalescesUpdates = coalescesUpdates
         self.backoffCap = backoffCap
+        self.sendsOnLaunch = sendsOnLaunch
     }
 
     /// Whether the queue must retry `status` (a client error) with the same key.

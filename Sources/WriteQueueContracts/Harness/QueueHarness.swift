@@ -25,6 +25,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     let environment: QueueEnvironment
 
     private var instances: [Int: A.Queue] = [:]
+    private var launches: [Int: (trigger: Int, queue: LaunchedQueue<A.Queue>)] = [:]
     private var instanceCount = 0
     private(set) var currentInstance = 0
     private var passCount = 0
@@ -81,21 +82,35 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
 
     /// Launches a queue instance from the storage: the first launch, a relaunch after a crash,
     /// or (with `alongside`) a second live instance over the same storage.
+    ///
+    /// The launch runs as a trigger, like a submit: a queue whose launch resends what storage
+    /// holds (and awaits it) parks those sends here, and becomes usable when its launch returns.
     @discardableResult
     func launch(alongside: Bool = false) async throws -> Int {
-        recorder.setWaiting(for: "the adapter to launch a queue from storage")
-        let queue = try await A.launch(from: storage, environment: environment)
         instanceCount += 1
-        instances[instanceCount] = queue
-        currentInstance = instanceCount
-        if instanceCount == 1 {
-            recorder.record("launch queue from fresh storage")
-        } else if alongside {
-            recorder.record("launch instance #\(instanceCount) over the same storage (another process)")
-        } else {
-            recorder.record("relaunch from storage")
+        let number = instanceCount
+        let launched = LaunchedQueue<A.Queue>()
+        let (storage, environment) = (self.storage, self.environment)
+        let trigger = stage.start("launch #\(number)", generation: number) {
+            launched.set(try await A.launch(from: storage, environment: environment))
         }
-        return instanceCount
+        try await settle("the adapter to launch a queue from storage", transcribing: false)
+        reportedEndings.insert(trigger)
+        launches[number] = (trigger, launched)
+        currentInstance = number
+        let what =
+            number == 1 ? "launch queue from fresh storage"
+            : alongside ? "launch instance #\(number) over the same storage (another process)"
+            : "relaunch from storage"
+        let stillLaunching = stage.ending(of: trigger) == nil
+        recorder.record(what + (stillLaunching ? " (the launch waits on its own sends)" : ""))
+        if !stillLaunching { _ = try queue(number) }
+        if capabilities.sendsOnLaunch {
+            try startPass(on: number, label: "startup sending pass of instance #\(number)")
+            try await settle("the startup sending pass to return, park a request, or wait on the clock")
+        }
+        try transcribeSends()
+        return number
     }
 
     /// Crashes the app: every live instance is dropped without any shutdown. Requests they had
@@ -103,7 +118,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     func crash() async throws {
         try await settle("every trigger to return or park before the crash")
         recorder.record("crash (drop instance, no shutdown)")
-        for number in instances.keys.sorted() {
+        for number in Set(instances.keys).union(launches.keys).sorted() {
             for send in stage.kill(generation: number) {
                 recorder.record(
                     "  send #\(send.number) \(operationLabel(for: send.request.body)) dies with the "
@@ -111,10 +126,32 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             }
         }
         instances = [:]
+        launches = [:]
     }
 
     private func queue(_ instance: Int?) throws -> (Int, A.Queue) {
         let number = instance ?? currentInstance
+        if instances[number] == nil, let (trigger, launched) = launches[number] {
+            switch stage.ending(of: trigger) {
+            case "returned":
+                instances[number] = launched.value
+            case nil:
+                throw recorder.fail(
+                    Violation(
+                        kind: .adapterError, tier: recorder.tier,
+                        summary: "Expected launch #\(number) to return before the timeline used the "
+                            + "queue, but it is still running (it waits on a send or on the clock).",
+                        hint: "A launch may resend what storage holds, but the queue must be usable once "
+                            + "those sends are answered; launches that never return cannot be checked."))
+            case let ending?:
+                throw recorder.fail(
+                    Violation(
+                        kind: .adapterError, tier: recorder.tier,
+                        summary: "Expected launch #\(number) to return a queue, but it \(ending).",
+                        hint: "Launching from storage the kit made must not throw; check the adapter's launch."))
+            }
+            launches[number] = nil
+        }
         guard let queue = instances[number] else {
             throw recorder.fail(
                 Violation(
@@ -154,9 +191,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
 
     /// Starts a sending pass as a trigger (it is settled later, with its siblings).
     @discardableResult
-    func startPass(on instance: Int? = nil) throws -> Int {
+    func startPass(on instance: Int? = nil, label: String? = nil) throws -> Int {
         passCount += 1
-        let label = "sending pass #\(passCount)"
+        let label = label ?? "sending pass #\(passCount)"
         let (number, queue) = try queue(instance)
         recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
         return stage.start(label, generation: number) { try await A.runSendingPass(queue) }
