@@ -44,6 +44,7 @@ extension ImplementationUnderCheck {
                         outcome: .notApplicable(reason: "\(id) is not a pager contract"))
                 }
                 return await contract.run(against: Adapter.self, options: options)
-            })
+            },
+            explore: { options in await PagerExploration.explore(Adapter.self, options: options) })
     }
 }

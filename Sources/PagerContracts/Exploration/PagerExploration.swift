@@ -1,0 +1,179 @@
+import ConformanceKit
+
+/// Explores a pager through generated schedules, checks the invariants I1–I6 after every
+/// step, and shrinks the first failure to a minimal schedule with a paste-ready regression
+/// test.
+///
+/// ```swift
+/// let result = await PagerExploration.explore(
+///     MyPagerAdapter.self, options: ExplorationOptions(strategy: .random(seed: 7), budget: 2_000))
+/// if let finding = result.finding { print(finding.regressionTest) }
+/// ```
+///
+/// The contracts P1–P13 are fixed timelines; the explorer looks for orderings nobody wrote
+/// down: answers out of order, twice, after a query change or refresh, failures and
+/// cancellations at any point, pages full of duplicates, last pages and stalled cursors.
+public enum PagerExploration {
+    /// A failing schedule as the search found it.
+    struct Hit: Sendable {
+        let index: Int
+        let steps: [PagerSchedule.Step]
+        let invariant: ContractID
+    }
+
+    /// Explores `adapter` at the model level.
+    /// - Parameters:
+    ///   - adapter: The adapter type; each schedule gets a fresh instance.
+    ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism.
+    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    public static func explore<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, options: ExplorationOptions = ExplorationOptions()
+    ) async -> ExplorationResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let search: (explored: Int, steps: Int, hit: Hit?) =
+            switch options.strategy {
+            case .random(let seed): await randomSearch(Adapter.self, seed: seed, options: options)
+            case .exhaustive(let depth): await exhaustiveSearch(Adapter.self, depth: depth, options: options)
+            }
+        let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
+        var finding: ExplorationFinding?
+        if let hit = search.hit {
+            finding = await shrinkAndReport(hit, Adapter.self, options: options)
+        }
+        return ExplorationResult(
+            subject: String(describing: Adapter.self), strategy: options.strategy,
+            schedules: search.explored, steps: search.steps, finding: finding,
+            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure)
+    }
+
+    // MARK: - Strategies
+
+    private static func randomSearch<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, seed: UInt64, options: ExplorationOptions
+    ) async -> (explored: Int, steps: Int, hit: Hit?) {
+        let blockSize = 16
+        let budget = options.budget
+        let maxSteps = options.maxSteps
+        return await ParallelSearch.firstHit(
+            blocks: (budget + blockSize - 1) / blockSize, parallelism: options.parallelism
+        ) { block in
+            var explored = 0
+            var stepCount = 0
+            for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
+                explored += 1
+                var random = SplitMix64.forSchedule(index, of: seed)
+                let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+                await execution.start()
+                var steps: [PagerSchedule.Step] = []
+                for _ in 0..<maxSteps {
+                    let step = ScheduleGenerator.randomStep(&random, for: execution)
+                    steps.append(step)
+                    stepCount += 1
+                    do {
+                        try await execution.apply(step)
+                    } catch let failure as ScheduleExecution.Failure {
+                        return .init(explored: explored, steps: stepCount, hit: Hit(index: index, steps: steps, invariant: failure.invariant))
+                    } catch {
+                        return .init(explored: explored, steps: stepCount, hit: Hit(index: index, steps: steps, invariant: "adapter"))
+                    }
+                }
+            }
+            return .init(explored: explored, steps: stepCount, hit: nil)
+        }
+    }
+
+    private static func exhaustiveSearch<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, depth: Int, options: ExplorationOptions
+    ) async -> (explored: Int, steps: Int, hit: Hit?) {
+        let root = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+        await root.start()
+        let firstSteps = ScheduleGenerator.alphabet(for: root)
+        let cap = max(1, options.budget / max(1, firstSteps.count))
+        return await ParallelSearch.firstHit(blocks: firstSteps.count, parallelism: options.parallelism) { block in
+            var search = DepthFirst<Adapter>(depth: depth, cap: cap)
+            let hit = await search.visit([firstSteps[block]])
+            return .init(explored: search.explored, steps: search.steps, hit: hit.map { Hit(index: search.explored - 1, steps: $0.steps, invariant: $0.invariant) })
+        }
+    }
+
+    /// Depth-first search of one subtree, re-executing each prefix from a fresh adapter and
+    /// pruning a prefix whose fingerprint was already explored with at least as many steps left.
+    private struct DepthFirst<Adapter: PagerModelAdapter> {
+        let depth: Int
+        let cap: Int
+        var explored = 0
+        var steps = 0
+        var seen: [Int: Int] = [:]
+
+        init(depth: Int, cap: Int) {
+            self.depth = depth
+            self.cap = cap
+        }
+
+        mutating func visit(_ prefix: [PagerSchedule.Step]) async -> (steps: [PagerSchedule.Step], invariant: ContractID)? {
+            guard explored < cap else { return nil }
+            explored += 1
+            let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+            await execution.start()
+            for step in prefix {
+                steps += 1
+                do {
+                    try await execution.apply(step)
+                } catch let failure as ScheduleExecution.Failure {
+                    return (prefix, failure.invariant)
+                } catch {
+                    return (prefix, "adapter")
+                }
+            }
+            let remaining = depth - prefix.count
+            guard remaining > 0 else { return nil }
+            let fingerprint = execution.fingerprint
+            if let known = seen[fingerprint], known >= remaining { return nil }
+            seen[fingerprint] = remaining
+            for step in ScheduleGenerator.alphabet(for: execution) {
+                if let hit = await visit(prefix + [step]) { return hit }
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Shrinking and the report
+
+    private static func shrinkAndReport<Adapter: PagerModelAdapter>(
+        _ hit: Hit, _ adapter: Adapter.Type, options: ExplorationOptions
+    ) async -> ExplorationFinding {
+        var steps = hit.steps
+        if options.shrink {
+            steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler) { candidate in
+                await PagerSchedule.replay(candidate, against: Adapter.self).failure?.invariant == hit.invariant
+            }.steps
+        }
+        // Drop the steps that were skipped (they changed nothing) and anything after the failure.
+        let replay = await PagerSchedule.replay(steps, against: Adapter.self)
+        let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
+        steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+        let schedule = PagerSchedule(steps)
+        let report = await schedule.run(against: Adapter.self, options: RunOptions(watchdog: options.watchdog))
+        let violation = report.outcome.violations.first
+        let invariant =
+            ContractCatalog.descriptor(hit.invariant)
+            ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
+        let provenance =
+            switch options.strategy {
+            case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"
+            case .exhaustive(let depth): "exhaustive, depth \(depth)"
+            }
+        return ExplorationFinding(
+            invariant: invariant, tier: violation?.tier ?? .required, report: report,
+            originalSteps: hit.steps.count, shrunkSteps: steps.count,
+            scheduleLiteral: schedule.swiftLiteral(indent: ""),
+            regressionTest: schedule.regressionTest(
+                adapter: Adapter.self, invariant: invariant, provenance: provenance,
+                originalSteps: hit.steps.count))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
