@@ -21,13 +21,15 @@ func runExplore(arguments: [String]) async -> Int32 {
     var json = false
     var verbose = false
     var filter: String?
+    var jobs: Int?
     let usage = """
-        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--json] [--verbose] [--implementation NAME]
+        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--json] [--verbose] [--implementation NAME]
 
           --seed S                the seed of every random choice (default 1); printed with each finding
           --budget N              the most schedules per implementation (default 2000)
           --steps N               the length of each random schedule (default 24)
           --depth D               bounded exhaustive search to D steps instead of random schedules
+          --jobs N                schedules run at once (default: every core)
           --json                  one JSON object per implementation
           --verbose               print each finding's bug report and regression test
           --implementation NAME   only implementations whose name contains NAME
@@ -53,6 +55,9 @@ func runExplore(arguments: [String]) async -> Int32 {
         case "--depth":
             guard let value = number(argument) else { return fail("--depth needs a positive number") }
             depth = value
+        case "--jobs":
+            guard let value = number(argument) else { return fail("--jobs needs a positive number") }
+            jobs = value
         case "--json": json = true
         case "--verbose", "-v": verbose = true
         case "--implementation":
@@ -67,7 +72,7 @@ func runExplore(arguments: [String]) async -> Int32 {
     }
     let options = ExplorationOptions(
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
-        maxSteps: maxSteps)
+        maxSteps: maxSteps, parallelism: jobs)
     let selected = BundledImplementations.pagers.filter { implementation in
         filter.map { implementation.name.contains($0) } ?? true
     }

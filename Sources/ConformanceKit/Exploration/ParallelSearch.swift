@@ -18,39 +18,72 @@ public enum ParallelSearch {
         }
     }
 
-    /// Runs blocks `0 ..< count`, `parallelism` at a time, and returns the lowest-numbered hit
-    /// with the units and steps explored in every block before it and in its own block.
+    /// Runs blocks `0 ..< count` on `parallelism` workers and returns the lowest-numbered
+    /// hit with the units and steps explored in every block before it and in its own block.
     ///
-    /// Blocks run in waves; a wave that holds a hit is the last. The totals are the same for
-    /// any `parallelism` up to the wave boundary, and the hit is always the same.
+    /// Workers take the next block number from a shared counter, so a slow block never holds
+    /// the others up; once a hit is known, no block after it starts. The answer and the totals
+    /// depend only on the block numbers, never on timing or on `parallelism`.
     /// - Parameters:
     ///   - count: How many blocks there are.
-    ///   - parallelism: How many blocks run at once.
+    ///   - parallelism: How many workers run at once.
     ///   - body: Explores one block; it must be deterministic in its block number.
     public static func firstHit<Hit: Sendable>(
         blocks count: Int, parallelism: Int,
         _ body: @escaping @Sendable (Int) async -> Block<Hit>
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
-        var explored = 0
-        var steps = 0
-        var waveStart = 0
-        while waveStart < count {
-            let wave = waveStart..<min(count, waveStart + max(1, parallelism))
-            let results = await withTaskGroup(of: (Int, Block<Hit>).self) { group in
-                for index in wave {
-                    group.addTask { (index, await body(index)) }
+        let board = Board<Hit>(count: count)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, min(parallelism, count)) {
+                group.addTask {
+                    while let index = board.take() {
+                        board.finish(index, await body(index))
+                    }
                 }
-                var results: [(Int, Block<Hit>)] = []
-                for await result in group { results.append(result) }
-                return results.sorted { $0.0 < $1.0 }.map(\.1)
             }
-            for block in results {
-                explored += block.explored
-                steps += block.steps
-                if let hit = block.hit { return (explored, steps, hit) }
-            }
-            waveStart = wave.upperBound
         }
-        return (explored, steps, nil)
+        return board.result()
+    }
+
+    /// The shared counter and results of one search.
+    private final class Board<Hit: Sendable>: @unchecked Sendable {
+        private let lock = NSLockLite()
+        private let count: Int
+        private var next = 0
+        private var firstHit = Int.max
+        private var results: [Int: Block<Hit>] = [:]
+
+        init(count: Int) {
+            self.count = count
+        }
+
+        func take() -> Int? {
+            lock.withLock {
+                guard next < count, next < firstHit else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        func finish(_ index: Int, _ block: Block<Hit>) {
+            lock.withLock {
+                results[index] = block
+                if block.hit != nil { firstHit = min(firstHit, index) }
+            }
+        }
+
+        func result() -> (explored: Int, steps: Int, hit: Hit?) {
+            lock.withLock {
+                var explored = 0
+                var steps = 0
+                for index in 0..<min(count, firstHit == Int.max ? count : firstHit + 1) {
+                    guard let block = results[index] else { break }
+                    explored += block.explored
+                    steps += block.steps
+                    if let hit = block.hit { return (explored, steps, hit) }
+                }
+                return (explored, steps, nil)
+            }
+        }
     }
 }

@@ -86,14 +86,34 @@ public enum PagerExploration {
     private static func exhaustiveSearch<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, depth: Int, options: ExplorationOptions
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
+        // Subtrees are the valid two-step prefixes, so every core has work.
         let root = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
         await root.start()
-        let firstSteps = ScheduleGenerator.alphabet(for: root)
-        let cap = max(1, options.budget / max(1, firstSteps.count))
-        return await ParallelSearch.firstHit(blocks: firstSteps.count, parallelism: options.parallelism) { block in
+        var prefixes: [[PagerSchedule.Step]] = []
+        for first in ScheduleGenerator.alphabet(for: root) {
+            let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+            await execution.start()
+            let failed: Bool
+            do {
+                try await execution.apply(first)
+                failed = false
+            } catch {
+                failed = true
+            }
+            if failed || depth < 2 {
+                prefixes.append([first])
+            } else {
+                prefixes += ScheduleGenerator.alphabet(for: execution).map { [first, $0] }
+            }
+        }
+        let subtrees = prefixes
+        let cap = max(1, options.budget / max(1, subtrees.count))
+        return await ParallelSearch.firstHit(blocks: subtrees.count, parallelism: options.parallelism) { block in
             var search = DepthFirst<Adapter>(depth: depth, cap: cap)
-            let hit = await search.visit([firstSteps[block]])
-            return .init(explored: search.explored, steps: search.steps, hit: hit.map { Hit(index: search.explored - 1, steps: $0.steps, invariant: $0.invariant) })
+            let hit = await search.visit(subtrees[block])
+            return .init(
+                explored: search.explored, steps: search.steps,
+                hit: hit.map { Hit(index: search.explored - 1, steps: $0.steps, invariant: $0.invariant) })
         }
     }
 
@@ -145,9 +165,25 @@ public enum PagerExploration {
     ) async -> ExplorationFinding {
         var steps = hit.steps
         if options.shrink {
-            steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler) { candidate in
+            func stillFails(_ candidate: [PagerSchedule.Step]) async -> Bool {
                 await PagerSchedule.replay(candidate, against: Adapter.self).failure?.invariant == hit.invariant
-            }.steps
+            }
+            // Fewest steps first: drop one step at a time, renumbering the answers after it
+            // (plain delta debugging cannot drop a trigger without breaking every later answer).
+            var shrinking = true
+            while shrinking {
+                shrinking = false
+                let started = await PagerSchedule.replay(steps, against: Adapter.self).started
+                for index in steps.indices.reversed() {
+                    let candidate = PagerSchedule.removing(index, from: steps, started: started)
+                    if !candidate.isEmpty, await stillFails(candidate) {
+                        steps = candidate
+                        shrinking = true
+                        break
+                    }
+                }
+            }
+            steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler, stillFails: stillFails).steps
         }
         // Drop the steps that were skipped (they changed nothing) and anything after the failure.
         let replay = await PagerSchedule.replay(steps, against: Adapter.self)

@@ -46,6 +46,8 @@ extension PagerSchedule {
         var failingIndex: Int?
         /// Whether each step applied (`false`: skipped).
         var applied: [Bool]
+        /// The numbers of the requests each step started.
+        var started: [Range<Int>] = []
     }
 
     /// Replays `steps` against a fresh `adapter`, stopping at the first failure.
@@ -53,12 +55,16 @@ extension PagerSchedule {
         let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
         await execution.start()
         var applied: [Bool] = []
+        var started: [Range<Int>] = []
         for (index, step) in steps.enumerated() {
+            let first = execution.requests.count + 1
             do {
                 applied.append(try await execution.apply(step))
+                started.append(first..<(execution.requests.count + 1))
             } catch let failure as ScheduleExecution.Failure {
                 applied.append(true)
-                return Replay(failure: failure, failingIndex: index, applied: applied)
+                started.append(first..<(execution.requests.count + 1))
+                return Replay(failure: failure, failingIndex: index, applied: applied, started: started)
             } catch {
                 applied.append(true)
                 let failure = ScheduleExecution.Failure(
@@ -69,6 +75,6 @@ extension PagerSchedule {
                 return Replay(failure: failure, failingIndex: index, applied: applied)
             }
         }
-        return Replay(failure: nil, failingIndex: nil, applied: applied)
+        return Replay(failure: nil, failingIndex: nil, applied: applied, started: started)
     }
 }

@@ -91,7 +91,7 @@ enum ScheduleGenerator {
     /// left at its default, a fresh cursor, a plain timeout, a bottom trigger instead of a retry.
     static func simpler(_ step: PagerSchedule.Step) -> [PagerSchedule.Step] {
         switch step {
-        case .retry, .fillScreen:
+        case .retry, .fillScreen, .refresh:
             return [.bottomReached]
         case .deliver(let request, let rows, let hasMore, let cursor):
             var candidates: [PagerSchedule.Step] = []
@@ -108,6 +108,7 @@ enum ScheduleGenerator {
             }
             if !hasMore { candidates.append(.deliver(request: request, rows: rows, hasMore: true, cursor: cursor)) }
             if cursor != .next { candidates.append(.deliver(request: request, rows: rows, hasMore: hasMore, cursor: .next)) }
+            if cursor == .repeated { candidates.append(.deliver(request: request, rows: rows, hasMore: hasMore, cursor: .stalled)) }
             return candidates
         case .fail(let request, let failure) where failure != .timeout:
             return [.fail(request: request, .timeout)]
