@@ -92,7 +92,7 @@ func runExplore(arguments: [String]) async -> Int32 {
     let succeeded = rows.allSatisfy(\.ok)
     if json {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
         print(String(decoding: data, as: UTF8.self))
     } else {

@@ -7,7 +7,10 @@ struct ExploreRow: Encodable {
     let level: String
     let strategy: String
     let found: Bool
+    /// The failed invariant's ID, such as `I5`.
     let invariant: String?
+    /// Its name, such as `no request after the end of the list`.
+    let invariantName: String?
     let tier: String?
     /// Steps in the shrunk schedule.
     let steps: Int?
@@ -15,6 +18,8 @@ struct ExploreRow: Encodable {
     let originalSteps: Int?
     /// Schedules explored up to and including the first failure (all of them when none).
     let schedules: Int
+    /// Steps executed over those schedules.
+    let stepsExecuted: Int
     let seconds: Double
     let secondsToFailure: Double?
     /// For a mutant: the failing contract of its ledger whose fixed timeline fails soonest.
@@ -31,11 +36,13 @@ struct ExploreRow: Encodable {
         level = implementation.level.rawValue
         strategy = result.strategy.description
         found = result.finding != nil
-        invariant = result.finding?.invariant.title
+        invariant = result.finding?.invariant.id.rawValue
+        invariantName = result.finding?.invariant.name
         tier = result.finding?.tier.rawValue
         steps = result.finding?.shrunkSteps
         originalSteps = result.finding?.originalSteps
         schedules = result.schedules
+        stepsExecuted = result.steps
         seconds = result.seconds
         secondsToFailure = result.secondsToFailure
         ok = (implementation.kind == .mutant) == found
@@ -56,12 +63,12 @@ struct ExploreRow: Encodable {
     var line: String {
         let head = "\(implementation) (\(kind))"
         let verdict = ok ? "ok" : "UNEXPECTED"
-        guard found, let invariant, let steps else {
+        guard found, let invariant, let invariantName, let steps else {
             return "\(head): no invariant failed in \(schedules) schedules, "
                 + String(format: "%.2f s", seconds) + " — \(verdict)"
         }
         let fixed = fixedContract.map { " (fixed timeline \($0): \(fixedSteps ?? 0) steps)" } ?? ""
-        return "\(head): found \(invariant) after \(schedules) schedules; shrunk "
+        return "\(head): found \(invariant) \(invariantName) after \(schedules) schedules; shrunk "
             + "\(originalSteps ?? steps) → \(steps) steps\(fixed), "
             + String(format: "%.2f s", seconds) + " — \(verdict)"
     }
