@@ -21,7 +21,7 @@ public enum PagerExploration {
         let invariant: ContractID
     }
 
-    /// Explores `adapter` at the model level.
+    /// Explores a model-level `adapter`.
     /// - Parameters:
     ///   - adapter: The adapter type; each schedule gets a fresh instance.
     ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism.
@@ -29,28 +29,32 @@ public enum PagerExploration {
     public static func explore<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
+        await explore(.model(Adapter.self), options: options)
+    }
+
+    static func explore(_ subject: ExplorationSubject, options: ExplorationOptions) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
         let search: (explored: Int, steps: Int, hit: Hit?) =
             switch options.strategy {
-            case .random(let seed): await randomSearch(Adapter.self, seed: seed, options: options)
-            case .exhaustive(let depth): await exhaustiveSearch(Adapter.self, depth: depth, options: options)
+            case .random(let seed): await randomSearch(subject, seed: seed, options: options)
+            case .exhaustive(let depth): await exhaustiveSearch(subject, depth: depth, options: options)
             }
         let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
         var finding: ExplorationFinding?
         if let hit = search.hit {
-            finding = await shrinkAndReport(hit, Adapter.self, options: options)
+            finding = await shrinkAndReport(hit, subject, options: options)
         }
         return ExplorationResult(
-            subject: String(describing: Adapter.self), strategy: options.strategy,
+            subject: subject.name, strategy: options.strategy,
             schedules: search.explored, steps: search.steps, finding: finding,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure)
     }
 
     // MARK: - Strategies
 
-    private static func randomSearch<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, seed: UInt64, options: ExplorationOptions
+    private static func randomSearch(
+        _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
         let blockSize = 16
         let budget = options.budget
@@ -63,35 +67,42 @@ public enum PagerExploration {
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
                 var random = SplitMix64.forSchedule(index, of: seed)
-                let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+                let execution = await ScheduleExecution.make(subject)
                 await execution.start()
                 var steps: [PagerSchedule.Step] = []
+                var hit: Hit?
                 for _ in 0..<maxSteps {
                     let step = ScheduleGenerator.randomStep(&random, for: execution)
                     steps.append(step)
                     stepCount += 1
                     do {
                         try await execution.apply(step)
-                    } catch let failure as ScheduleExecution.Failure {
-                        return .init(explored: explored, steps: stepCount, hit: Hit(index: index, steps: steps, invariant: failure.invariant))
                     } catch {
-                        return .init(explored: explored, steps: stepCount, hit: Hit(index: index, steps: steps, invariant: "adapter"))
+                        hit = Hit(index: index, steps: steps, invariant: ScheduleExecution.Failure(error).invariant)
+                        break
                     }
                 }
+                await execution.finish()
+                if let hit { return .init(explored: explored, steps: stepCount, hit: hit) }
+                // A model-level schedule never suspends: give other work on the cooperative
+                // pool (other tests, their watchdogs) a turn between schedules.
+                await Task.yield()
             }
             return .init(explored: explored, steps: stepCount, hit: nil)
         }
     }
 
-    private static func exhaustiveSearch<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, depth: Int, options: ExplorationOptions
+    private static func exhaustiveSearch(
+        _ subject: ExplorationSubject, depth: Int, options: ExplorationOptions
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
         // Subtrees are the valid two-step prefixes, so every core has work.
-        let root = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+        let root = await ScheduleExecution.make(subject)
         await root.start()
+        let firstSteps = ScheduleGenerator.alphabet(for: root)
+        await root.finish()
         var prefixes: [[PagerSchedule.Step]] = []
-        for first in ScheduleGenerator.alphabet(for: root) {
-            let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+        for first in firstSteps {
+            let execution = await ScheduleExecution.make(subject)
             await execution.start()
             let failed: Bool
             do {
@@ -105,11 +116,12 @@ public enum PagerExploration {
             } else {
                 prefixes += ScheduleGenerator.alphabet(for: execution).map { [first, $0] }
             }
+            await execution.finish()
         }
         let subtrees = prefixes
         let cap = max(1, options.budget / max(1, subtrees.count))
         return await ParallelSearch.firstHit(blocks: subtrees.count, parallelism: options.parallelism) { block in
-            var search = DepthFirst<Adapter>(depth: depth, cap: cap)
+            var search = DepthFirst(subject: subject, depth: depth, cap: cap)
             let hit = await search.visit(subtrees[block])
             return .init(
                 explored: search.explored, steps: search.steps,
@@ -117,16 +129,18 @@ public enum PagerExploration {
         }
     }
 
-    /// Depth-first search of one subtree, re-executing each prefix from a fresh adapter and
+    /// Depth-first search of one subtree, re-executing each prefix on a fresh subject and
     /// pruning a prefix whose fingerprint was already explored with at least as many steps left.
-    private struct DepthFirst<Adapter: PagerModelAdapter> {
+    private struct DepthFirst {
+        let subject: ExplorationSubject
         let depth: Int
         let cap: Int
         var explored = 0
         var steps = 0
         var seen: [Int: Int] = [:]
 
-        init(depth: Int, cap: Int) {
+        init(subject: ExplorationSubject, depth: Int, cap: Int) {
+            self.subject = subject
             self.depth = depth
             self.cap = cap
         }
@@ -134,24 +148,26 @@ public enum PagerExploration {
         mutating func visit(_ prefix: [PagerSchedule.Step]) async -> (steps: [PagerSchedule.Step], invariant: ContractID)? {
             guard explored < cap else { return nil }
             explored += 1
-            let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+            await Task.yield()
+            let execution = await ScheduleExecution.make(subject)
             await execution.start()
             for step in prefix {
                 steps += 1
                 do {
                     try await execution.apply(step)
-                } catch let failure as ScheduleExecution.Failure {
-                    return (prefix, failure.invariant)
                 } catch {
-                    return (prefix, "adapter")
+                    await execution.finish()
+                    return (prefix, ScheduleExecution.Failure(error).invariant)
                 }
             }
             let remaining = depth - prefix.count
-            guard remaining > 0 else { return nil }
             let fingerprint = execution.fingerprint
+            let next = remaining > 0 ? ScheduleGenerator.alphabet(for: execution) : []
+            await execution.finish()
+            guard remaining > 0 else { return nil }
             if let known = seen[fingerprint], known >= remaining { return nil }
             seen[fingerprint] = remaining
-            for step in ScheduleGenerator.alphabet(for: execution) {
+            for step in next {
                 if let hit = await visit(prefix + [step]) { return hit }
             }
             return nil
@@ -160,20 +176,20 @@ public enum PagerExploration {
 
     // MARK: - Shrinking and the report
 
-    private static func shrinkAndReport<Adapter: PagerModelAdapter>(
-        _ hit: Hit, _ adapter: Adapter.Type, options: ExplorationOptions
+    private static func shrinkAndReport(
+        _ hit: Hit, _ subject: ExplorationSubject, options: ExplorationOptions
     ) async -> ExplorationFinding {
         var steps = hit.steps
         if options.shrink {
             func stillFails(_ candidate: [PagerSchedule.Step]) async -> Bool {
-                await PagerSchedule.replay(candidate, against: Adapter.self).failure?.invariant == hit.invariant
+                await PagerSchedule.replay(candidate, against: subject).failure?.invariant == hit.invariant
             }
             // Fewest steps first: drop one step at a time, renumbering the answers after it
             // (plain delta debugging cannot drop a trigger without breaking every later answer).
             var shrinking = true
             while shrinking {
                 shrinking = false
-                let started = await PagerSchedule.replay(steps, against: Adapter.self).started
+                let started = await PagerSchedule.replay(steps, against: subject).started
                 for index in steps.indices.reversed() {
                     let candidate = PagerSchedule.removing(index, from: steps, started: started)
                     if !candidate.isEmpty, await stillFails(candidate) {
@@ -186,11 +202,11 @@ public enum PagerExploration {
             steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler, stillFails: stillFails).steps
         }
         // Drop the steps that were skipped (they changed nothing) and anything after the failure.
-        let replay = await PagerSchedule.replay(steps, against: Adapter.self)
+        let replay = await PagerSchedule.replay(steps, against: subject)
         let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
         steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
         let schedule = PagerSchedule(steps)
-        let report = await schedule.run(against: Adapter.self, options: RunOptions(watchdog: options.watchdog))
+        let report = await schedule.run(subject, options: RunOptions(watchdog: options.watchdog))
         let violation = report.outcome.violations.first
         let invariant =
             ContractCatalog.descriptor(hit.invariant)
@@ -205,8 +221,8 @@ public enum PagerExploration {
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
             scheduleLiteral: schedule.swiftLiteral(indent: ""),
             regressionTest: schedule.regressionTest(
-                adapter: Adapter.self, invariant: invariant, provenance: provenance,
-                originalSteps: hit.steps.count))
+                typeName: subject.typeName, module: subject.module, invariant: invariant,
+                provenance: provenance, originalSteps: hit.steps.count))
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -1,18 +1,18 @@
 import ConformanceKit
 
 extension PagerSchedule {
-    /// This schedule as a Swift Testing test that replays it against `adapter`: paste it into
+    /// This schedule as a Swift Testing test that replays it against an adapter: paste it into
     /// a test target that imports `Testing`, `ConformanceTesting` and the adapter's module.
     /// - Parameters:
-    ///   - adapter: The adapter the schedule fails against.
+    ///   - typeName: The adapter type the schedule fails against.
+    ///   - module: The module that declares it.
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
-    public func regressionTest<Adapter: PagerModelAdapter>(
-        adapter: Adapter.Type, invariant: ContractDescriptor, provenance: String, originalSteps: Int
+    public func regressionTest(
+        typeName name: String, module: String, invariant: ContractDescriptor, provenance: String,
+        originalSteps: Int
     ) -> String {
-        let name = String(describing: Adapter.self)
-        let module = String(reflecting: Adapter.self).split(separator: ".").first.map(String.init) ?? name
         let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
         return """
             // Found by the conformance kit's explorer (\(provenance)): \(invariant.title).

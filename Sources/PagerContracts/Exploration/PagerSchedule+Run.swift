@@ -19,10 +19,12 @@ extension PagerSchedule {
     public func run<Adapter: PagerModelAdapter>(
         against adapter: Adapter.Type, options: RunOptions = RunOptions()
     ) async -> ContractReport {
-        await ContractRun.execute(
-            Self.invariants, subject: String(describing: Adapter.self), watchdog: options.watchdog
-        ) { recorder in
-            let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: recorder)
+        await run(.model(Adapter.self), options: options)
+    }
+
+    func run(_ subject: ExplorationSubject, options: RunOptions) async -> ContractReport {
+        await ContractRun.execute(Self.invariants, subject: subject.name, watchdog: options.watchdog) { recorder in
+            let execution = ScheduleExecution(driver: await subject.makeDriver(recorder), recorder: recorder)
             await execution.start()
             recorder.record("start: query A ⇒ \(execution.state)")
             do {
@@ -31,10 +33,15 @@ extension PagerSchedule {
                     try await execution.apply(step)
                 }
             } catch let failure as ScheduleExecution.Failure {
+                await execution.finish()
                 var violation = failure.violation
                 violation.step = violation.step.map { $0 + 1 }
                 throw recorder.fail(violation)
+            } catch {
+                await execution.finish()
+                throw error
             }
+            await execution.finish()
         }
     }
 
@@ -50,31 +57,25 @@ extension PagerSchedule {
         var started: [Range<Int>] = []
     }
 
-    /// Replays `steps` against a fresh `adapter`, stopping at the first failure.
-    static func replay<Adapter: PagerModelAdapter>(_ steps: [Step], against adapter: Adapter.Type) async -> Replay {
-        let execution = ScheduleExecution(driver: ModelPagerDriver<Adapter>(), recorder: nil)
+    /// Replays `steps` against a fresh subject, stopping at the first failure.
+    static func replay(_ steps: [Step], against subject: ExplorationSubject) async -> Replay {
+        let execution = await ScheduleExecution.make(subject)
         await execution.start()
-        var applied: [Bool] = []
-        var started: [Range<Int>] = []
+        var replay = Replay(failure: nil, failingIndex: nil, applied: [])
         for (index, step) in steps.enumerated() {
             let first = execution.requests.count + 1
             do {
-                applied.append(try await execution.apply(step))
-                started.append(first..<(execution.requests.count + 1))
-            } catch let failure as ScheduleExecution.Failure {
-                applied.append(true)
-                started.append(first..<(execution.requests.count + 1))
-                return Replay(failure: failure, failingIndex: index, applied: applied, started: started)
+                replay.applied.append(try await execution.apply(step))
+                replay.started.append(first..<(execution.requests.count + 1))
             } catch {
-                applied.append(true)
-                let failure = ScheduleExecution.Failure(
-                    invariant: "adapter",
-                    violation: Violation(
-                        kind: .adapterError,
-                        summary: "Expected the adapter to complete the step, but it threw \(error)."))
-                return Replay(failure: failure, failingIndex: index, applied: applied)
+                replay.applied.append(true)
+                replay.started.append(first..<(execution.requests.count + 1))
+                replay.failure = ScheduleExecution.Failure(error)
+                replay.failingIndex = index
+                break
             }
         }
-        return Replay(failure: nil, failingIndex: nil, applied: applied, started: started)
+        await execution.finish()
+        return replay
     }
 }

@@ -48,6 +48,24 @@ final class ScheduleExecution {
     struct Failure: Error {
         let invariant: ContractID
         let violation: Violation
+
+        init(invariant: ContractID, violation: Violation) {
+            self.invariant = invariant
+            self.violation = violation
+        }
+
+        /// `error` as a failure: itself, or an adapter error the explorer reports as found.
+        init(_ error: any Error) {
+            if let failure = error as? Failure {
+                self = failure
+            } else {
+                self.init(
+                    invariant: "adapter",
+                    violation: Violation(
+                        kind: .adapterError,
+                        summary: "Expected the adapter to complete the step, but it threw \(error)."))
+            }
+        }
     }
 
     let driver: any PagerDriving
@@ -80,6 +98,16 @@ final class ScheduleExecution {
         self.driver = driver
         self.capabilities = driver.capabilities
         self.recorder = recorder
+    }
+
+    /// A fresh execution over a fresh driver for `subject`, without a transcript.
+    static func make(_ subject: ExplorationSubject) async -> ScheduleExecution {
+        ScheduleExecution(driver: await subject.makeDriver(TimelineRecorder(tier: .required)), recorder: nil)
+    }
+
+    /// Ends the subject's work (answers what is open at the async level).
+    func finish() async {
+        await driver.finish()
     }
 
     /// The requests not answered yet.
