@@ -31,3 +31,23 @@ extension PagerSchedule {
         ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
     }
 }
+
+extension PagerSchedule {
+    /// Replays this schedule against `adapter` and, step by step, against `reference`, and
+    /// records the first violation (I1–I6, or a visible list that differs from the
+    /// reference's) as an issue at the caller's line.
+    ///
+    /// - Parameters:
+    ///   - adapter: Your adapter type.
+    ///   - reference: A correct adapter with the same conforming variations.
+    ///   - options: The watchdog limit; strict by default.
+    ///   - sourceLocation: Where failures point; leave the default.
+    public func check<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
+        options: RunOptions = RunOptions(strict: true),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, comparingWith: reference, options: options)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}

@@ -15,12 +15,23 @@ struct ExplorationSubject: Sendable {
     let module: String
     /// Creates a fresh driver wired to `recorder`.
     let makeDriver: @Sendable (TimelineRecorder) async -> any PagerDriving
+    /// The reference for the differential check, if any: its name and a fresh driver.
+    var reference: (name: String, makeDriver: @Sendable () async -> any PagerDriving)?
 
     /// A model-level adapter.
     static func model<Adapter: PagerModelAdapter>(_ adapter: Adapter.Type) -> ExplorationSubject {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
             module: moduleName(of: Adapter.self), makeDriver: { _ in ModelPagerDriver<Adapter>() })
+    }
+
+    /// A model-level adapter compared, step by step, with a model-level reference.
+    static func model<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        _ adapter: Adapter.Type, comparingWith reference: Reference.Type
+    ) -> ExplorationSubject {
+        var subject = model(Adapter.self)
+        subject.reference = (String(describing: Reference.self), { ModelPagerDriver<Reference>() })
+        return subject
     }
 
     private static func moduleName(of type: Any.Type) -> String {

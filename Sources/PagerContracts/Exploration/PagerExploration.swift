@@ -32,6 +32,19 @@ public enum PagerExploration {
         await explore(.model(Adapter.self), options: options)
     }
 
+    /// Explores `adapter` and compares it, step by step, with `reference`: besides I1–I6, the
+    /// visible list must equal the reference's for as long as both start the same requests.
+    /// - Parameters:
+    ///   - adapter: The adapter under check.
+    ///   - reference: A correct adapter with the same conforming variations.
+    ///   - options: Strategy, budget, parallelism.
+    public static func explore<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
+        options: ExplorationOptions = ExplorationOptions()
+    ) async -> ExplorationResult {
+        await explore(.model(Adapter.self, comparingWith: Reference.self), options: options)
+    }
+
     static func explore(_ subject: ExplorationSubject, options: ExplorationOptions) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
@@ -221,7 +234,8 @@ public enum PagerExploration {
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
             scheduleLiteral: schedule.swiftLiteral(indent: ""),
             regressionTest: schedule.regressionTest(
-                typeName: subject.typeName, module: subject.module, invariant: invariant,
+                typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
+                invariant: invariant,
                 provenance: provenance, originalSteps: hit.steps.count))
     }
 

@@ -5,12 +5,13 @@ extension PagerSchedule {
     /// a test target that imports `Testing`, `ConformanceTesting` and the adapter's module.
     /// - Parameters:
     ///   - typeName: The adapter type the schedule fails against.
+    ///   - reference: The reference of a differential check, if the schedule was found with one.
     ///   - module: The module that declares it.
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
     public func regressionTest(
-        typeName name: String, module: String, invariant: ContractDescriptor, provenance: String,
+        typeName name: String, reference: String? = nil, module: String, invariant: ContractDescriptor, provenance: String,
         originalSteps: Int
     ) -> String {
         let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
@@ -21,7 +22,7 @@ extension PagerSchedule {
             @Test("\(name): \(invariant.title) (explorer regression)")
             func \(function)ExplorerRegression() async {
                 let schedule: PagerSchedule = \(swiftLiteral(indent: "    "))
-                await schedule.check(\(name).self)
+                await schedule.check(\(name).self\(reference.map { ", comparingWith: \($0).self" } ?? ""))
             }
             """
     }

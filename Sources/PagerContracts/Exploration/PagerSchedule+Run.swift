@@ -22,9 +22,24 @@ extension PagerSchedule {
         await run(.model(Adapter.self), options: options)
     }
 
+    /// Replays this schedule against `adapter` and, step by step, against `reference`: besides
+    /// I1–I6, the visible list must equal the reference's for as long as both start the same
+    /// requests (a differential check, reported under I3).
+    /// - Parameters:
+    ///   - adapter: The adapter under check.
+    ///   - reference: A correct adapter with the same conforming variations, such as one over
+    ///     the kit's reference `Pager`.
+    ///   - options: The watchdog limit.
+    public func run<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        against adapter: Adapter.Type, comparingWith reference: Reference.Type,
+        options: RunOptions = RunOptions()
+    ) async -> ContractReport {
+        await run(.model(Adapter.self, comparingWith: Reference.self), options: options)
+    }
+
     func run(_ subject: ExplorationSubject, options: RunOptions) async -> ContractReport {
         await ContractRun.execute(Self.invariants, subject: subject.name, watchdog: options.watchdog) { recorder in
-            let execution = ScheduleExecution(driver: await subject.makeDriver(recorder), recorder: recorder)
+            let execution = await ScheduleExecution.make(subject, recorder: recorder)
             await execution.start()
             recorder.record("start: query A ⇒ \(execution.state)")
             do {

@@ -101,13 +101,52 @@ final class ScheduleExecution {
     }
 
     /// A fresh execution over a fresh driver for `subject`, without a transcript.
-    static func make(_ subject: ExplorationSubject) async -> ScheduleExecution {
-        ScheduleExecution(driver: await subject.makeDriver(TimelineRecorder(tier: .required)), recorder: nil)
+    static func make(_ subject: ExplorationSubject, recorder: TimelineRecorder? = nil) async -> ScheduleExecution {
+        let execution = ScheduleExecution(
+            driver: await subject.makeDriver(recorder ?? TimelineRecorder(tier: .required)), recorder: recorder)
+        if let reference = subject.reference {
+            execution.shadow = ScheduleExecution(driver: await reference.makeDriver(), recorder: nil)
+            execution.shadowName = reference.name
+        }
+        return execution
     }
 
     /// Ends the subject's work (answers what is open at the async level).
     func finish() async {
         await driver.finish()
+        await shadow?.finish()
+    }
+
+    // MARK: - The differential check
+
+    /// The reference the differential check replays every step on, while it is comparable.
+    private var shadow: ScheduleExecution?
+    private var shadowName = ""
+
+    /// Applies `step` to the reference and compares what the user sees. The comparison ends
+    /// (silently) once the two start different requests: from there on the same step means
+    /// different things to them, as with a pager that loads on a query change and one that
+    /// waits for the next trigger, both conforming.
+    private func compareWithReference(_ step: PagerSchedule.Step) async throws {
+        guard let shadow else { return }
+        do {
+            try await shadow.apply(step)
+        } catch {
+            self.shadow = nil
+            return
+        }
+        guard shadow.requests.map(\.position) == requests.map(\.position) else {
+            self.shadow = nil
+            return
+        }
+        guard shadow.state.visible != state.visible else { return }
+        let wanted = shadow.state.visible
+        throw failure(
+            "I3",
+            "Expected the same visible list as the reference \(shadowName), \(Self.list(wanted)), but it is \(state.visibleList) (differential check).",
+            expected: "visible: \(Self.list(wanted)) (\(shadowName))", actual: "visible: \(state.visibleList)",
+            difference: listDifference(expected: wanted, actual: state.visible),
+            hint: "The reference saw the same triggers and answers and started the same requests; compare how each accepts and appends a page.")
     }
 
     /// The requests not answered yet.
@@ -216,6 +255,7 @@ final class ScheduleExecution {
         }
         try checkPendingRequestFailure()
         try checkState(before: before, staleAnswer: staleAnswer)
+        try await compareWithReference(step)
         return true
     }
 
@@ -240,6 +280,7 @@ final class ScheduleExecution {
 
     private func skip(_ step: PagerSchedule.Step, _ reason: String) -> Bool {
         recorder?.record("\(step.swiftCode) skipped: \(reason)")
+        shadow = nil  // the reference may not skip it: the two are no longer comparable
         return false
     }
 
