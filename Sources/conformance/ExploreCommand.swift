@@ -22,14 +22,16 @@ func runExplore(arguments: [String]) async -> Int32 {
     var verbose = false
     var filter: String?
     var jobs: Int?
+    var queues = false
     let usage = """
-        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--json] [--verbose] [--implementation NAME]
+        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--queues] [--json] [--verbose] [--implementation NAME]
 
           --seed S                the seed of every random choice (default 1); printed with each finding
           --budget N              the most schedules per implementation (default 2000)
           --steps N               the length of each random schedule (default 24)
           --depth D               bounded exhaustive search to D steps instead of random schedules
           --jobs N                schedules run at once (default: every core)
+          --queues                also explore the write queues (I7–I9; reported, not judged)
           --json                  one JSON object per implementation
           --verbose               print each finding's bug report and regression test
           --implementation NAME   only implementations whose name contains NAME
@@ -58,6 +60,7 @@ func runExplore(arguments: [String]) async -> Int32 {
         case "--jobs":
             guard let value = number(argument) else { return fail("--jobs needs a positive number") }
             jobs = value
+        case "--queues": queues = true
         case "--json": json = true
         case "--verbose", "-v": verbose = true
         case "--implementation":
@@ -73,7 +76,7 @@ func runExplore(arguments: [String]) async -> Int32 {
     let options = ExplorationOptions(
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
         maxSteps: maxSteps, parallelism: jobs)
-    let selected = BundledImplementations.pagers.filter { implementation in
+    let selected = (BundledImplementations.pagers + (queues ? BundledImplementations.queues : [])).filter { implementation in
         filter.map { implementation.name.contains($0) } ?? true
     }
     var rows: [ExploreRow] = []
@@ -96,11 +99,14 @@ func runExplore(arguments: [String]) async -> Int32 {
         let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
         print(String(decoding: data, as: UTF8.self))
     } else {
-        let found = rows.filter { $0.kind == "mutant" && $0.found }.count
-        let mutants = rows.filter { $0.kind == "mutant" }.count
+        let found = rows.filter { $0.kind == "mutant" && $0.level != "queue" && $0.found }.count
+        let mutants = rows.filter { $0.kind == "mutant" && $0.level != "queue" }.count
+        let queueFound = rows.filter { $0.kind == "mutant" && $0.level == "queue" && $0.found }.count
+        let queueMutants = rows.filter { $0.kind == "mutant" && $0.level == "queue" }.count
         let flagged = rows.filter { $0.kind != "mutant" && $0.found }.map(\.implementation)
         print(
-            "\nexplore (\(options.strategy), budget \(budget)): \(found) of \(mutants) mutants found; "
+            "\nexplore (\(options.strategy), budget \(budget)): \(found) of \(mutants) pager mutants found; "
+                + (queues ? "\(queueFound) of \(queueMutants) queue mutants found through I7–I9 (reported, not judged); " : "")
                 + (flagged.isEmpty ? "no reference or adopter flagged" : "flagged: \(flagged.joined(separator: ", "))")
                 + (succeeded ? " — OK" : " — FAILED"))
     }
