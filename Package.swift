@@ -79,6 +79,11 @@ let package = Package(
             swiftSettings: strictSwift6
         ),
         .testTarget(
+            name: "ExplorerTests",
+            dependencies: ["BundledImplementations", "ConformanceTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
             name: "ServerTests",
             dependencies: ["IdempotencyServer", "ServerContracts", "ConformanceTesting"],
             swiftSettings: strictSwift6

@@ -30,6 +30,7 @@ extension ImplementationUnderCheck {
                         outcome: .notApplicable(reason: "\(id) is not a write-queue contract"))
                 }
                 return await contract.run(against: A.self, options: options)
-            })
+            },
+            explore: { options in await QueueExploration.explore(A.self, options: options) })
     }
 }

@@ -9,6 +9,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "check-server" {
     exit(await runServerCheck(arguments: arguments))
 }
+if arguments.first == "explore" { exit(await runExplore(arguments: arguments)) }
 let options: CommandOptions
 do {
     options = try CommandOptions(parsing: arguments)

@@ -19,11 +19,14 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
 
     private let applicabilityOf: @Sendable (ContractID) -> Applicability
     private let runContract: @Sendable (ContractID, RunOptions) async -> ContractReport
+    private let exploreSchedules: (@Sendable (ExplorationOptions) async -> ExplorationResult)?
 
     /// Creates an implementation under check.
     /// - Parameters:
     ///   - applicability: Whether a contract can run against this implementation.
     ///   - run: Runs one contract and returns its report.
+    ///   - explore: Explores generated schedules against the invariants, where the level
+    ///     supports it (`nil`: not explorable).
     public init(
         name: String,
         kind: ImplementationKind,
@@ -32,7 +35,8 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
         ledger: Ledger,
         contracts: [ContractDescriptor],
         applicability: @escaping @Sendable (ContractID) -> Applicability,
-        run: @escaping @Sendable (ContractID, RunOptions) async -> ContractReport
+        run: @escaping @Sendable (ContractID, RunOptions) async -> ContractReport,
+        explore: (@Sendable (ExplorationOptions) async -> ExplorationResult)? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -42,6 +46,19 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
         self.contracts = contracts
         self.applicabilityOf = applicability
         self.runContract = run
+        self.exploreSchedules = explore
+    }
+
+    /// Whether the explorer can drive this implementation (model-level pagers today).
+    public var isExplorable: Bool { exploreSchedules != nil }
+
+    /// Explores generated schedules against the exploration invariants.
+    /// - Returns: The result, or `nil` when this implementation is not explorable.
+    public func explore(_ options: ExplorationOptions = ExplorationOptions()) async
+        -> ExplorationResult?
+    {
+        guard let exploreSchedules else { return nil }
+        return await exploreSchedules(options)
     }
 
     /// Whether `contract` can run against this implementation.

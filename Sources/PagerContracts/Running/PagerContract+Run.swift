@@ -32,7 +32,8 @@ extension ImplementationUnderCheck {
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
             kind: kind, level: .model, summary: summary, ledger: ledger,
             applicability: { $0.applicability(for: Adapter.capabilities) },
-            run: { contract, options in await contract.run(against: Adapter.self, options: options) })
+            run: { contract, options in await contract.run(against: Adapter.self, options: options) },
+            explore: { options in await PagerExploration.explore(Adapter.self, options: options) })
     }
 
     /// The pager family's implementation: every P contract, and a not-applicable report for an
@@ -41,7 +42,8 @@ extension ImplementationUnderCheck {
         name: String, subject: String, kind: ImplementationKind, level: IntegrationLevel,
         summary: String, ledger: Ledger,
         applicability: @escaping @Sendable (PagerContract) -> Applicability,
-        run: @escaping @Sendable (PagerContract, RunOptions) async -> ContractReport
+        run: @escaping @Sendable (PagerContract, RunOptions) async -> ContractReport,
+        explore: (@Sendable (ExplorationOptions) async -> ExplorationResult)? = nil
     ) -> ImplementationUnderCheck {
         let outsideFamily: @Sendable (ContractID) -> String = { "\($0) is not a pager contract" }
         return ImplementationUnderCheck(
@@ -59,6 +61,7 @@ extension ImplementationUnderCheck {
                         subject: subject, outcome: .notApplicable(reason: outsideFamily(id)))
                 }
                 return await run(contract, options)
-            })
+            },
+            explore: explore)
     }
 }

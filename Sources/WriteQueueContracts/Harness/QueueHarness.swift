@@ -253,7 +253,10 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     var openSends: [ParkedSend] { stage.liveSends }
 
     /// Answers a parked request and records what the server did.
-    func answer(_ send: ParkedSend, _ answer: SendAnswer) {
+    /// - Returns: Whether the queue received a success response (the ledger may answer a resend
+    ///   of a committed write with the original success whatever fault was asked for).
+    @discardableResult
+    func answer(_ send: ParkedSend, _ answer: SendAnswer) -> Bool {
         let label = operationLabel(for: send.request.body)
         let result: Result<WriteResponse, any Error>
         let reply: String
@@ -269,6 +272,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         recorder.record("server ← send #\(send.number) \(label): \(reply)")
         answered.append(AnsweredSend(send: send, operation: label, reply: reply, at: clock.now))
         stage.resume(send.number, with: result)
+        if case .success(let response) = result { return response.isSuccess }
+        return false
     }
 
     /// Moves the clock to the earliest deadline a live trigger waits for. Returns `false` when

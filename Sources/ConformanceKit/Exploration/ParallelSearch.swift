@@ -1,0 +1,89 @@
+/// Runs numbered blocks of a search on every core and picks the first hit by block number, so
+/// the answer never depends on which core finished first.
+public enum ParallelSearch {
+    /// What one block did: how many units it explored and, if it stopped early, its hit.
+    public struct Block<Hit: Sendable>: Sendable {
+        /// Units explored, up to and including the hit.
+        public var explored: Int
+        /// Steps executed over those units.
+        public var steps: Int
+        /// The block's first hit, if any.
+        public var hit: Hit?
+
+        /// Creates a block result.
+        public init(explored: Int, steps: Int, hit: Hit?) {
+            self.explored = explored
+            self.steps = steps
+            self.hit = hit
+        }
+    }
+
+    /// Runs blocks `0 ..< count` on `parallelism` workers and returns the lowest-numbered
+    /// hit with the units and steps explored in every block before it and in its own block.
+    ///
+    /// Workers take the next block number from a shared counter, so a slow block never holds
+    /// the others up; once a hit is known, no block after it starts. The answer and the totals
+    /// depend only on the block numbers, never on timing or on `parallelism`.
+    /// - Parameters:
+    ///   - count: How many blocks there are.
+    ///   - parallelism: How many workers run at once.
+    ///   - body: Explores one block; it must be deterministic in its block number.
+    public static func firstHit<Hit: Sendable>(
+        blocks count: Int, parallelism: Int,
+        _ body: @escaping @Sendable (Int) async -> Block<Hit>
+    ) async -> (explored: Int, steps: Int, hit: Hit?) {
+        let board = Board<Hit>(count: count)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, min(parallelism, count)) {
+                group.addTask {
+                    while let index = board.take() {
+                        board.finish(index, await body(index))
+                    }
+                }
+            }
+        }
+        return board.result()
+    }
+
+    /// The shared counter and results of one search.
+    private final class Board<Hit: Sendable>: @unchecked Sendable {
+        private let lock = NSLockLite()
+        private let count: Int
+        private var next = 0
+        private var firstHit = Int.max
+        private var results: [Int: Block<Hit>] = [:]
+
+        init(count: Int) {
+            self.count = count
+        }
+
+        func take() -> Int? {
+            lock.withLock {
+                guard next < count, next < firstHit else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+
+        func finish(_ index: Int, _ block: Block<Hit>) {
+            lock.withLock {
+                results[index] = block
+                if block.hit != nil { firstHit = min(firstHit, index) }
+            }
+        }
+
+        func result() -> (explored: Int, steps: Int, hit: Hit?) {
+            lock.withLock {
+                var explored = 0
+                var steps = 0
+                for index in 0..<min(count, firstHit == Int.max ? count : firstHit + 1) {
+                    guard let block = results[index] else { break }
+                    explored += block.explored
+                    steps += block.steps
+                    if let hit = block.hit { return (explored, steps, hit) }
+                }
+                return (explored, steps, nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ConformanceKit
+import PagerContracts
+import Testing
+
+/// Explores `adapter` through random schedules from `seed`, checks the invariants I1–I6 after
+/// every step, and records the first failure, shrunk, as one issue at the caller's line: the
+/// bug report and the regression test to paste.
+///
+/// ```swift
+/// @Test func myPagerSurvivesExploration() async {
+///     await explore(MyPagerAdapter.self, seed: 7, budget: 2_000)
+/// }
+/// ```
+///
+/// The same seed reproduces the same run exactly; the seed is printed with the finding.
+/// Nothing is recorded when every invariant holds.
+///
+/// - Parameters:
+///   - adapter: Your model-level adapter type; every schedule gets a fresh instance.
+///   - seed: The seed of every random choice.
+///   - budget: The most schedules to run.
+///   - maxSteps: The length of each schedule.
+///   - strict: When `true` (the default) every finding is an error; when `false` a
+///     recommended-tier finding (a cursor cycle or no-progress stop, P10/P12) is a warning.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: PagerModelAdapter>(
+    _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 2_000, maxSteps: Int = 24,
+    strict: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    await explore(
+        adapter,
+        options: ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps),
+        strict: strict, sourceLocation: sourceLocation)
+}
+
+/// Explores `adapter` with explicit options (random or bounded exhaustive) and records the
+/// first failure, shrunk, as one issue at the caller's line.
+///
+/// ```swift
+/// @Test func myPagerSurvivesEveryShortSchedule() async {
+///     await explore(MyPagerAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 5)))
+/// }
+/// ```
+///
+/// - Parameters:
+///   - adapter: Your model-level adapter type.
+///   - options: Strategy, budget, parallelism.
+///   - strict: When `false`, a recommended-tier finding is a warning.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: PagerModelAdapter>(
+    _ adapter: Adapter.Type, options: ExplorationOptions, strict: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    let result = await PagerExploration.explore(adapter, options: options)
+    guard let finding = result.finding else { return result }
+    let isError = strict || finding.tier == .required
+    let text = result.fullText
+    #if compiler(>=6.2)
+        Issue.record(Comment(rawValue: text), severity: isError ? .error : .warning, sourceLocation: sourceLocation)
+        Attachment.record(
+            finding.report.fullText, named: "explore \(result.subject).txt", sourceLocation: sourceLocation)
+    #else
+        if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
+    #endif
+    return result
+}

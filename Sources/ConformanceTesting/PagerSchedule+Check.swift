@@ -1,0 +1,53 @@
+import ConformanceKit
+import PagerContracts
+import Testing
+
+extension PagerSchedule {
+    /// Replays this schedule against `adapter` and records the first invariant violation as an
+    /// issue at the caller's line, with the transcript attached: the form of the explorer's
+    /// printed regression tests.
+    ///
+    /// ```swift
+    /// @Test func endOfListRegression() async {
+    ///     let schedule: PagerSchedule = [
+    ///         .bottomReached,
+    ///         .deliver(request: 1, rows: [], hasMore: false),
+    ///         .bottomReached,
+    ///     ]
+    ///     await schedule.check(MyPagerAdapter.self)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - adapter: Your adapter type; the kit creates a fresh instance.
+    ///   - options: The watchdog limit; strict by default, so a recommended-tier finding (a
+    ///     cursor cycle or no-progress stop) fails the regression test too.
+    ///   - sourceLocation: Where failures point; leave the default.
+    public func check<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, options: RunOptions = RunOptions(strict: true),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, options: options)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}
+
+extension PagerSchedule {
+    /// Replays this schedule against `adapter` and, step by step, against `reference`, and
+    /// records the first violation (I1–I6, or a visible list that differs from the
+    /// reference's) as an issue at the caller's line.
+    ///
+    /// - Parameters:
+    ///   - adapter: Your adapter type.
+    ///   - reference: A correct adapter with the same conforming variations.
+    ///   - options: The watchdog limit; strict by default.
+    ///   - sourceLocation: Where failures point; leave the default.
+    public func check<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
+        options: RunOptions = RunOptions(strict: true),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, comparingWith: reference, options: options)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}

@@ -1,0 +1,28 @@
+import ConformanceKit
+import Testing
+import WriteQueueContracts
+
+extension QueueSchedule {
+    /// Replays this schedule against a queue launched by `adapter` and records the first
+    /// violation of I7–I9 as an issue at the caller's line, with the transcript attached: the
+    /// form of the explorer's printed regression tests for write queues.
+    ///
+    /// ```swift
+    /// @Test func deletesOn503Regression() async {
+    ///     let schedule: QueueSchedule = [.submit, .sendingPass, .answer(send: 1, .status(503))]
+    ///     await schedule.check(MyQueueAdapter.self)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - adapter: Your queue adapter type.
+    ///   - options: The watchdog limit; strict by default.
+    ///   - sourceLocation: Where failures point; leave the default.
+    public func check<A: WriteQueueAdapter>(
+        _ adapter: A.Type, options: RunOptions = RunOptions(strict: true),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, options: options)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}

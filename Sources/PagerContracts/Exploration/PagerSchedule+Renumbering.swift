@@ -1,0 +1,39 @@
+extension PagerSchedule.Step {
+    /// The request this step answers, if it is an answer.
+    var request: Int? {
+        switch self {
+        case .deliver(let request, _, _, _), .redeliver(let request), .fail(let request, _): request
+        default: nil
+        }
+    }
+
+    /// The same step answering request `number` instead.
+    func answering(_ number: Int) -> Self {
+        switch self {
+        case .deliver(_, let rows, let hasMore, let cursor):
+            .deliver(request: number, rows: rows, hasMore: hasMore, cursor: cursor)
+        case .redeliver: .redeliver(request: number)
+        case .fail(_, let failure): .fail(request: number, failure)
+        default: self
+        }
+    }
+}
+
+extension PagerSchedule {
+    /// `steps` without step `index`, with the answers renumbered: answers to the requests that
+    /// step started go too, later requests move down by as many.
+    /// - Parameter started: The request numbers each step started, from a replay.
+    static func removing(_ index: Int, from steps: [Step], started: [Range<Int>]) -> [Step] {
+        let gone = index < started.count ? started[index] : 0..<0
+        var result: [Step] = []
+        for (position, step) in steps.enumerated() where position != index {
+            guard let number = step.request else {
+                result.append(step)
+                continue
+            }
+            if gone.contains(number) { continue }
+            result.append(number >= gone.upperBound && !gone.isEmpty ? step.answering(number - gone.count) : step)
+        }
+        return result
+    }
+}

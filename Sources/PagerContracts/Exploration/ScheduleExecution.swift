@@ -1,0 +1,356 @@
+import ConformanceKit
+
+/// Runs a schedule step by step against one driver, keeping an oracle of what the kit
+/// delivered and accepted, and checks the invariants I1–I6 after every step.
+///
+/// "Accepted", from the kit's view: the first answer to a request of the current generation
+/// (a request the pager started after the last query change or refresh). A stale answer, a
+/// second delivery and a failure are never accepted.
+final class ScheduleExecution {
+    /// A request the pager started.
+    struct Request: Hashable {
+        let number: Int
+        let generation: Int
+        let query: String
+        let position: PagePosition
+        /// The first answer, once given.
+        var answer: PageAnswer?
+    }
+
+    /// Why the current query may start no further request (I5).
+    enum EndOfList: Hashable {
+        case lastPage
+        case stalledCursor(String?)
+        case cursorCycle(String)
+        case noProgress(Int)
+
+        var tier: ContractTier {
+            switch self {
+            case .lastPage, .stalledCursor: .required
+            case .cursorCycle, .noProgress: .recommended
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .lastPage: "an accepted response said hasMore: false"
+            case .stalledCursor(let cursor):
+                "an accepted response returned the requested cursor \(cursor.map { "\"\($0)\"" } ?? "none") with hasMore: true (P10)"
+            case .cursorCycle(let cursor):
+                "an accepted response returned cursor \"\(cursor)\", already requested in this query (a cycle, P10)"
+            case .noProgress(let pages):
+                "\(pages) accepted pages in a row added no new item (P12)"
+            }
+        }
+    }
+
+    /// A failed invariant, ready for the report.
+    struct Failure: Error {
+        let invariant: ContractID
+        let violation: Violation
+
+        init(invariant: ContractID, violation: Violation) {
+            self.invariant = invariant
+            self.violation = violation
+        }
+
+        /// `error` as a failure: itself, or an adapter error the explorer reports as found.
+        init(_ error: any Error) {
+            if let failure = error as? Failure {
+                self = failure
+            } else {
+                self.init(
+                    invariant: "adapter",
+                    violation: Violation(
+                        kind: .adapterError,
+                        summary: "Expected the adapter to complete the step, but it threw \(error)."))
+            }
+        }
+    }
+
+    let driver: any PagerDriving
+    let capabilities: PagerCapabilities
+    let recorder: TimelineRecorder?
+    var usesCursors: Bool { capabilities.pagination == .cursors }
+
+    private(set) var requests: [Request] = []
+    private(set) var generation = 0
+    private(set) var query = "A"
+    private(set) var state = PagerState(visible: [])
+    private(set) var stepsTaken = 0
+
+    // The oracle of the current generation.
+    private(set) var accepted: [Int] = []
+    private(set) var acceptedSet: Set<Int> = []
+    private(set) var acceptedPages = 0
+    private(set) var lastAcceptedCursor: String?
+    private(set) var requestedCursors: [String] = []
+    private(set) var failedPosition: PagePosition?
+    private(set) var end: EndOfList?
+    private(set) var pagesWithoutProgress = 0
+    private(set) var generationStartVisible: [VisibleItem] = []
+    /// Rows delivered to stale requests, by row ID.
+    private(set) var staleRows: Set<Int> = []
+    /// The generation of the response that minted each cursor.
+    private(set) var cursorGenerations: [String: Int] = [:]
+
+    init(driver: any PagerDriving, recorder: TimelineRecorder?) {
+        self.driver = driver
+        self.capabilities = driver.capabilities
+        self.recorder = recorder
+    }
+
+    /// A fresh execution over a fresh driver for `subject`, without a transcript.
+    static func make(_ subject: ExplorationSubject, recorder: TimelineRecorder? = nil) async -> ScheduleExecution {
+        let execution = ScheduleExecution(
+            driver: await subject.makeDriver(recorder ?? TimelineRecorder(tier: .required)), recorder: recorder)
+        if let reference = subject.reference {
+            execution.shadow = ScheduleExecution(driver: await reference.makeDriver(), recorder: nil)
+            execution.shadowName = reference.name
+        }
+        return execution
+    }
+
+    /// Ends the subject's work (answers what is open at the async level).
+    func finish() async {
+        await driver.finish()
+        await shadow?.finish()
+    }
+
+    // MARK: - The differential check
+
+    /// The reference the differential check replays every step on, while it is comparable
+    /// (see `ScheduleExecution+Differential.swift`).
+    var shadow: ScheduleExecution?
+    var shadowName = ""
+
+
+    /// The requests not answered yet.
+    var unanswered: [Request] { requests.filter { $0.answer == nil } }
+
+    /// The requests answered with a page, which may be delivered again.
+    var answeredWithPage: [Request] {
+        requests.filter { if case .page = $0.answer { true } else { false } }
+    }
+
+    /// Whether a second delivery of one response is possible at this level.
+    var canDeliverTwice: Bool { driver.canDeliverTwice }
+
+    /// Takes the first snapshot.
+    func start() async {
+        state = await driver.state()
+    }
+
+    /// A hash of what the user sees plus the kit's oracle and requests: two prefixes with the
+    /// same fingerprint are explored once.
+    var fingerprint: Int {
+        var hasher = Hasher()
+        hasher.combine(state)
+        hasher.combine(requests)
+        hasher.combine(generation)
+        hasher.combine(accepted)
+        hasher.combine(acceptedPages)
+        hasher.combine(lastAcceptedCursor)
+        hasher.combine(failedPosition)
+        hasher.combine(end)
+        hasher.combine(pagesWithoutProgress)
+        return hasher.finalize()
+    }
+
+    /// Applies one step and checks the invariants.
+    /// - Returns: `false` when the step could not apply and was skipped.
+    /// - Throws: ``Failure`` when an invariant fails; an adapter's own error otherwise.
+    @discardableResult
+    func apply(_ step: PagerSchedule.Step) async throws -> Bool {
+        stepsTaken += 1
+        let before = state
+        var text = ""
+        var staleAnswer: Request?
+        switch step {
+        case .bottomReached:
+            text = "bottom reached" + (try await fire(.bottomReached))
+        case .retry:
+            text = "retry" + (try await fire(.retry))
+        case .fillScreen:
+            guard capabilities.triggers.contains(.fillScreen) else { return skip(step, "no fill-the-screen trigger declared") }
+            text = "fill the screen" + (try await fire(.fillScreen))
+        case .changeQuery:
+            let next = String(UnicodeScalar(UInt8(65 + (generationQueries + 1) % 26)))
+            startGeneration(query: next)
+            text = "query changed to \(next)" + (try await fire(.changeQuery(next)))
+        case .refresh:
+            guard capabilities.triggers.contains(.refresh) else { return skip(step, "no refresh trigger declared") }
+            startGeneration(query: query)
+            text = "refresh" + (try await fire(.refresh))
+        case .deliver(let number, let rows, let hasMore, let cursorAnswer):
+            guard let index = index(of: number), requests[index].answer == nil else {
+                return skip(step, "request #\(number) is not waiting for an answer")
+            }
+            let request = requests[index]
+            let response = PageResponse(
+                rows: rows.map(PageRow.init(id:)), hasMore: hasMore,
+                nextCursor: usesCursors ? cursor(answering: request, hasMore: hasMore, with: cursorAnswer) : nil)
+            if let minted = response.nextCursor, cursorGenerations[minted] == nil {
+                cursorGenerations[minted] = request.generation
+            }
+            requests[index].answer = .page(response)
+            if request.generation == generation {
+                accept(response, for: request)
+            } else {
+                staleAnswer = request
+                staleRows.formUnion(rows)
+            }
+            text = "answer \(describe(request))\(staleNote(request)): \(response)"
+                + (try await answer(index, with: .page(response)))
+        case .redeliver(let number):
+            guard driver.canDeliverTwice, let index = index(of: number),
+                case .page(let response)? = requests[index].answer
+            else { return skip(step, "request #\(number) has no page to deliver again") }
+            let request = requests[index]
+            if request.generation != generation { staleAnswer = request }
+            text = "answer \(describe(request)) [again]\(staleNote(request)): \(response)"
+                + (try await answer(index, with: .page(response)))
+        case .fail(let number, let failure):
+            guard let index = index(of: number), requests[index].answer == nil else {
+                return skip(step, "request #\(number) is not waiting for an answer")
+            }
+            let request = requests[index]
+            requests[index].answer = .failure(failure)
+            if request.generation == generation {
+                failedPosition = request.position
+            } else {
+                staleAnswer = request
+            }
+            text = "answer \(describe(request))\(staleNote(request)): failure: \(failure)"
+                + (try await answer(index, with: .failure(failure)))
+        }
+        state = await driver.state()
+        let notes = driver.takeNotes()
+        if let recorder {
+            recorder.record(text + notes.map { " (\($0))" }.joined() + " ⇒ \(state)")
+        }
+        try checkPendingRequestFailure()
+        try checkState(before: before, staleAnswer: staleAnswer)
+        try await compareWithReference(step)
+        return true
+    }
+
+    // MARK: - Steps
+
+    private var generationQueries = 0
+
+    private func startGeneration(query newQuery: String) {
+        if newQuery != query { generationQueries += 1 }
+        query = newQuery
+        generation += 1
+        accepted = []
+        acceptedSet = []
+        acceptedPages = 0
+        lastAcceptedCursor = nil
+        requestedCursors = []
+        failedPosition = nil
+        end = nil
+        pagesWithoutProgress = 0
+        generationStartVisible = state.visible
+    }
+
+    private func skip(_ step: PagerSchedule.Step, _ reason: String) -> Bool {
+        recorder?.record("\(step.swiftCode) skipped: \(reason)")
+        shadow = nil  // the reference may not skip it: the two are no longer comparable
+        return false
+    }
+
+    private var pendingFailure: Failure?
+
+    private func fire(_ trigger: PagerTrigger) async throws -> String {
+        switch try await driver.perform(trigger) {
+        case .started(let positions):
+            return " → " + register(positions)
+        case .rejected(let error):
+            return " → rejected: \(error)"
+        }
+    }
+
+    private func answer(_ index: Int, with answer: PageAnswer) async throws -> String {
+        let positions = try await driver.answer(request: index, with: answer)
+        return positions.isEmpty ? "" : " → " + register(positions)
+    }
+
+    private func index(of number: Int) -> Int? {
+        requests.indices.contains(number - 1) ? number - 1 : nil
+    }
+
+    private func cursor(answering request: Request, hasMore: Bool, with answer: PagerSchedule.CursorAnswer)
+        -> String?
+    {
+        guard case .cursor(let requested) = request.position else { return nil }
+        switch answer {
+        case .next:
+            return hasMore ? "c\(request.number)" : nil
+        case .stalled:
+            return requested
+        case .repeated:
+            let earlier = requests.first {
+                $0.generation == request.generation && $0.number < request.number
+                    && $0.position != .cursor(nil)
+            }
+            if case .cursor(let cursor)? = earlier?.position { return cursor }
+            return requested
+        }
+    }
+
+    private func accept(_ response: PageResponse, for request: Request) {
+        let countBefore = accepted.count
+        for row in response.rows where acceptedSet.insert(row.id).inserted {
+            accepted.append(row.id)
+        }
+        acceptedPages += 1
+        failedPosition = nil
+        pagesWithoutProgress = accepted.count == countBefore ? pagesWithoutProgress + 1 : 0
+        if usesCursors { lastAcceptedCursor = response.nextCursor }
+        guard end == nil else { return }
+        if !response.hasMore {
+            end = .lastPage
+            return
+        }
+        if usesCursors, case .cursor(let requested) = request.position {
+            if response.nextCursor == nil || response.nextCursor == requested {
+                end = .stalledCursor(requested)
+            } else if let next = response.nextCursor, requestedCursors.contains(next) {
+                end = .cursorCycle(next)
+            }
+        }
+        if end == nil && pagesWithoutProgress >= capabilities.noProgressLimit {
+            end = .noProgress(pagesWithoutProgress)
+        }
+    }
+
+    // MARK: - Descriptions
+
+    func describe(_ request: Request) -> String {
+        "request #\(request.number) (\(request.position), query \(request.query))"
+    }
+
+    private func staleNote(_ request: Request) -> String {
+        request.generation == generation ? "" : " [stale: issued under query \(request.query), gen \(request.generation)]"
+    }
+
+    private func register(_ positions: [PagePosition]) -> String {
+        var started: [String] = []
+        for position in positions {
+            let request = Request(
+                number: requests.count + 1, generation: generation, query: query, position: position)
+            if pendingFailure == nil { pendingFailure = checkNewRequest(request) }
+            requests.append(request)
+            if case .cursor(let cursor?) = position { requestedCursors.append(cursor) }
+            started.append(describe(request))
+        }
+        return started.isEmpty ? "no request" : started.joined(separator: ", ")
+    }
+
+    private func checkPendingRequestFailure() throws {
+        guard let failure = pendingFailure else { return }
+        pendingFailure = nil
+        throw failure
+    }
+}

@@ -1,0 +1,115 @@
+import ConformanceKit
+
+/// A schedule of write-queue events, the queue explorer's unit of work and the replay format of
+/// its regression tests.
+///
+/// The queue starts launched from fresh storage. `submit` adds `op-1`, `op-2`, … each with a
+/// body of its own; answers refer to sends by their number in the run (1 for the first request
+/// that reached the kit's transport). After every step the kit checks the invariants I7–I9.
+///
+/// ```swift
+/// let schedule: QueueSchedule = [.submit, .sendingPass, .answer(send: 1, .status(503))]
+/// let report = await schedule.run(against: MyQueueAdapter.self)
+/// ```
+public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
+    /// One event: a trigger, an answer to an open send, the clock, or a crash.
+    public enum Step: Hashable, Sendable {
+        /// Submit the next operation (`op-1`, `op-2`, …), each with a body of its own.
+        case submit
+        /// Start a sending pass and let it run until it waits on the transport or the clock.
+        case sendingPass
+        /// Answer open send `send`.
+        case answer(send: Int, Reply)
+        /// Advance the manual clock to the next wake-up of a waiting pass.
+        case advanceClock
+        /// Crash (drop every instance, no shutdown) and relaunch from the same storage.
+        case crash
+
+        /// The step as Swift code, such as `.answer(send: 2, .commitThen503)`.
+        public var swiftCode: String {
+            switch self {
+            case .submit: ".submit"
+            case .sendingPass: ".sendingPass"
+            case .answer(let send, let reply): ".answer(send: \(send), .\(reply))"
+            case .advanceClock: ".advanceClock"
+            case .crash: ".crash"
+            }
+        }
+    }
+
+    /// How the kit's server (an idempotency ledger) answers one send.
+    public enum Reply: Hashable, Sendable, CustomStringConvertible {
+        /// Commit (or find) the record and answer success.
+        case success
+        /// Commit the record, then answer 503: the outcome looks unknown.
+        case commitThen503
+        /// Commit the record, then drop the connection.
+        case commitThenDrop
+        /// Answer with `status` and commit nothing.
+        case status(Int)
+        /// The connection drops before the request reaches the server.
+        case connectionLost
+        /// No answer arrives in time; nothing reached the server.
+        case timeout
+
+        public var description: String {
+            switch self {
+            case .success: "success"
+            case .commitThen503: "commitThen503"
+            case .commitThenDrop: "commitThenDrop"
+            case .status(let status): "status(\(status))"
+            case .connectionLost: "connectionLost"
+            case .timeout: "timeout"
+            }
+        }
+
+        var answer: SendAnswer {
+            switch self {
+            case .success: .serve
+            case .commitThen503: .server(.commitThen503)
+            case .commitThenDrop: .server(.commitThenDrop)
+            case .status(let status): .server(.answer(status: status))
+            case .connectionLost: .lost(.connectionLost)
+            case .timeout: .lost(.timedOut)
+            }
+        }
+    }
+
+    /// The steps, in order.
+    public var steps: [Step]
+
+    /// Creates a schedule.
+    public init(_ steps: [Step]) {
+        self.steps = steps
+    }
+
+    public init(arrayLiteral elements: Step...) {
+        self.init(elements)
+    }
+
+    public var description: String { swiftLiteral(indent: "") }
+
+    /// The schedule as a Swift array literal, one step per line.
+    public func swiftLiteral(indent: String) -> String {
+        guard !steps.isEmpty else { return "[]" }
+        return "[\n" + steps.map { "\(indent)    \($0.swiftCode)," }.joined(separator: "\n") + "\n\(indent)]"
+    }
+
+    /// This schedule as a Swift Testing test that replays it against `typeName`.
+    func regressionTest(
+        typeName name: String, module: String, invariant: ContractDescriptor, provenance: String,
+        originalSteps: Int
+    ) -> String {
+        let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
+        return """
+            // Found by the conformance kit's explorer (\(provenance)): \(invariant.title).
+            // Shrunk from \(originalSteps) to \(steps.count) steps. Needs `import Testing`,
+            // `import ConformanceTesting` and the module that declares \(name) (\(module)).
+            @Test("\(name): \(invariant.title) (explorer regression)")
+            func \(function)ExplorerRegression() async {
+                let schedule: QueueSchedule = \(swiftLiteral(indent: "    "))
+                await schedule.check(\(name).self)
+            }
+            """
+    }
+}

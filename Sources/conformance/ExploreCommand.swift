@@ -1,0 +1,114 @@
+import BundledImplementations
+import ConformanceKit
+import Foundation
+
+/// `conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--json] [--verbose]
+/// [--implementation NAME]`: explores every explorable bundled implementation through
+/// generated schedules, checks the invariants after every step, and prints, per
+/// implementation, what it found and how short the shrunk schedule is next to the fixed
+/// contract timeline that catches the same mutant.
+///
+/// - Parameter arguments: The arguments after the program name; a leading `explore` is ignored.
+/// - Returns: 0 exactly when every mutant is found and no reference or adopter is flagged; 1
+///   otherwise; 2 for bad arguments.
+func runExplore(arguments: [String]) async -> Int32 {
+    var remaining = arguments[...]
+    if remaining.first == "explore" { remaining = remaining.dropFirst() }
+    var seed: UInt64 = 1
+    var budget = 2_000
+    var maxSteps = 24
+    var depth: Int?
+    var json = false
+    var verbose = false
+    var filter: String?
+    var jobs: Int?
+    var queues = false
+    let usage = """
+        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--queues] [--json] [--verbose] [--implementation NAME]
+
+          --seed S                the seed of every random choice (default 1); printed with each finding
+          --budget N              the most schedules per implementation (default 2000)
+          --steps N               the length of each random schedule (default 24)
+          --depth D               bounded exhaustive search to D steps instead of random schedules
+          --jobs N                schedules run at once (default: every core)
+          --queues                also explore the write queues (I7–I9; reported, not judged)
+          --json                  one JSON object per implementation
+          --verbose               print each finding's bug report and regression test
+          --implementation NAME   only implementations whose name contains NAME
+        """
+    func fail(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("conformance explore: \(message)\n\(usage)\n".utf8))
+        return 2
+    }
+    func number(_ flag: String) -> Int? {
+        remaining.popFirst().flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+    while let argument = remaining.popFirst() {
+        switch argument {
+        case "--seed":
+            guard let value = remaining.popFirst().flatMap({ UInt64($0) }) else { return fail("--seed needs a number") }
+            seed = value
+        case "--budget":
+            guard let value = number(argument) else { return fail("--budget needs a positive number") }
+            budget = value
+        case "--steps":
+            guard let value = number(argument) else { return fail("--steps needs a positive number") }
+            maxSteps = value
+        case "--depth":
+            guard let value = number(argument) else { return fail("--depth needs a positive number") }
+            depth = value
+        case "--jobs":
+            guard let value = number(argument) else { return fail("--jobs needs a positive number") }
+            jobs = value
+        case "--queues": queues = true
+        case "--json": json = true
+        case "--verbose", "-v": verbose = true
+        case "--implementation":
+            guard let value = remaining.popFirst() else { return fail("--implementation needs a name") }
+            filter = value
+        case "--help", "-h":
+            print(usage)
+            return 0
+        default:
+            return fail("unknown argument \"\(argument)\"")
+        }
+    }
+    let options = ExplorationOptions(
+        strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
+        maxSteps: maxSteps, parallelism: jobs)
+    let selected = (BundledImplementations.pagers + (queues ? BundledImplementations.queues : [])).filter { implementation in
+        filter.map { implementation.name.contains($0) } ?? true
+    }
+    var rows: [ExploreRow] = []
+    for implementation in selected {
+        guard let result = await implementation.explore(options) else {
+            if !json { print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: the explorer drives model-level pagers") }
+            continue
+        }
+        let row = await ExploreRow(implementation: implementation, result: result)
+        rows.append(row)
+        if !json {
+            print(row.line)
+            if verbose, result.finding != nil { print("\n" + result.fullText + "\n") }
+        }
+    }
+    let succeeded = rows.allSatisfy(\.ok)
+    if json {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(rows)) ?? Data("[]".utf8)
+        print(String(decoding: data, as: UTF8.self))
+    } else {
+        let found = rows.filter { $0.kind == "mutant" && $0.level != "queue" && $0.found }.count
+        let mutants = rows.filter { $0.kind == "mutant" && $0.level != "queue" }.count
+        let queueFound = rows.filter { $0.kind == "mutant" && $0.level == "queue" && $0.found }.count
+        let queueMutants = rows.filter { $0.kind == "mutant" && $0.level == "queue" }.count
+        let flagged = rows.filter { $0.kind != "mutant" && $0.found }.map(\.implementation)
+        print(
+            "\nexplore (\(options.strategy), budget \(budget)): \(found) of \(mutants) pager mutants found; "
+                + (queues ? "\(queueFound) of \(queueMutants) queue mutants found through I7–I9 (reported, not judged); " : "")
+                + (flagged.isEmpty ? "no reference or adopter flagged" : "flagged: \(flagged.joined(separator: ", "))")
+                + (succeeded ? " — OK" : " — FAILED"))
+    }
+    return succeeded ? 0 : 1
+}

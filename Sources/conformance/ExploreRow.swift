@@ -1,0 +1,77 @@
+import ConformanceKit
+
+/// One implementation's line in `conformance explore`, and its JSON object.
+struct ExploreRow: Encodable {
+    let implementation: String
+    let kind: String
+    let level: String
+    let strategy: String
+    let found: Bool
+    /// The failed invariant's ID, such as `I5`.
+    let invariant: String?
+    /// Its name, such as `no request after the end of the list`.
+    let invariantName: String?
+    let tier: String?
+    /// Steps in the shrunk schedule.
+    let steps: Int?
+    /// Steps in the schedule as found, before shrinking.
+    let originalSteps: Int?
+    /// Schedules explored up to and including the first failure (all of them when none).
+    let schedules: Int
+    /// Steps executed over those schedules.
+    let stepsExecuted: Int
+    let seconds: Double
+    let secondsToFailure: Double?
+    /// For a mutant: the failing contract of its ledger whose fixed timeline fails soonest.
+    let fixedContract: String?
+    /// Steps of that timeline up to its failing step.
+    let fixedSteps: Int?
+    /// Whether the result is what the implementation's kind asks for.
+    let ok: Bool
+    let regressionTest: String?
+
+    init(implementation: ImplementationUnderCheck, result: ExplorationResult) async {
+        self.implementation = implementation.name
+        kind = implementation.kind.rawValue
+        level = implementation.level.rawValue
+        strategy = result.strategy.description
+        found = result.finding != nil
+        invariant = result.finding?.invariant.id.rawValue
+        invariantName = result.finding?.invariant.name
+        tier = result.finding?.tier.rawValue
+        steps = result.finding?.shrunkSteps
+        originalSteps = result.finding?.originalSteps
+        schedules = result.schedules
+        stepsExecuted = result.steps
+        seconds = result.seconds
+        secondsToFailure = result.secondsToFailure
+        // Queue mutants are reported, not judged: I7–I9 express only some of the Q rules.
+        ok = implementation.kind == .mutant && implementation.level == .queue
+            ? true : (implementation.kind == .mutant) == found
+        regressionTest = result.finding?.regressionTest
+        var fixed: (ContractID, Int)?
+        if implementation.kind == .mutant {
+            for entry in implementation.ledger.entries {
+                let report = await implementation.run(entry.contract)
+                guard let step = report.outcome.violations.first?.step else { continue }
+                if fixed == nil || step < fixed!.1 { fixed = (entry.contract, step) }
+            }
+        }
+        fixedContract = fixed?.0.rawValue
+        fixedSteps = fixed?.1
+    }
+
+    /// `PagerThatForgetsTheEnd (mutant): found I5 … in 3 steps (fixed timeline P7: 4 steps) after 2 schedules, 0.01 s`.
+    var line: String {
+        let head = "\(implementation) (\(kind))"
+        let verdict = ok ? "ok" : "UNEXPECTED"
+        guard found, let invariant, let invariantName, let steps else {
+            return "\(head): no invariant failed in \(schedules) schedules, "
+                + String(format: "%.2f s", seconds) + " — \(verdict)"
+        }
+        let fixed = fixedContract.map { " (fixed timeline \($0): \(fixedSteps ?? 0) steps)" } ?? ""
+        return "\(head): found \(invariant) \(invariantName) after \(schedules) schedules; shrunk "
+            + "\(originalSteps ?? steps) → \(steps) steps\(fixed), "
+            + String(format: "%.2f s", seconds) + " — \(verdict)"
+    }
+}

@@ -1,0 +1,45 @@
+@testable import BundledImplementations
+import ConformanceTesting
+import Foundation
+import Testing
+
+/// Counts matched issues across the matcher's calls.
+private final class IssueCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// The Swift Testing entry point records one issue with the shrunk schedule and the code to
+/// paste, and nothing for a correct pager.
+@Suite struct ExploreEntryPointTests {
+    @Test func exploreRecordsOneIssueForAMutant() async {
+        let issues = IssueCount()
+        await withKnownIssue("the mutant ignores hasMore") {
+            let result = await explore(PagerThatForgetsTheEnd.self, seed: 3, budget: 500)
+            #expect(result.finding?.invariant.id == "I5")
+        } matching: { issue in
+            let text = String(describing: issue)
+            issues.add()
+            return text.contains("I5 no request after the end of the list")
+                && text.contains("let schedule: PagerSchedule = [")
+                && text.contains("seed 3")
+        }
+        #expect(issues.value == 1)
+    }
+
+    @Test func exploreRecordsNothingForTheReferences() async {
+        await explore(SeedPagerAdapter.self, seed: 3, budget: 300)
+        await explore(CursorPagerAdapter.self, seed: 3, budget: 300)
+        await explore(FeedStoreAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 4)))
+    }
+
+    @Test func aRecommendedFindingIsAWarningWhenNotStrict() async {
+        // The no-progress stop is P12's recommended rule: an error by default, a warning when
+        // the caller asks for the catalogue's tiers.
+        let result = await explore(PagerThatChainsEmptyPages.self, seed: 1, budget: 500, strict: false)
+        #expect(result.finding?.tier == .recommended)
+    }
+}

@@ -1,0 +1,86 @@
+@testable import BundledImplementations
+import ConformanceTesting
+import Testing
+
+/// One bundled model-level pager the explorer can drive.
+struct ExplorableCase: Sendable, CustomTestStringConvertible {
+    let implementation: ImplementationUnderCheck
+
+    var testDescription: String { "\(implementation.name) (\(implementation.kind.rawValue))" }
+
+    static let mutants = BundledImplementations.pagers
+        .filter { $0.kind == .mutant && $0.isExplorable }.map(ExplorableCase.init)
+    static let correct = BundledImplementations.pagers
+        .filter { $0.kind != .mutant && $0.isExplorable }.map(ExplorableCase.init)
+}
+
+/// The explorer is told nothing about which contract a mutant breaks: "found" means some
+/// invariant failed. It must find every pager mutant and stay silent on every reference and
+/// adopter.
+@Suite struct ExplorerBitesTests {
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000)
+
+    @Test func everyBundledPagerMutantIsExplorable() {
+        let mutants = BundledImplementations.pagers.filter { $0.kind == .mutant && $0.level == .model }
+        #expect(ExplorableCase.mutants.count == mutants.count)
+        #expect(ExplorableCase.mutants.count >= 15)
+        #expect(ExplorableCase.correct.count >= 3)
+    }
+
+    @Test(arguments: ExplorableCase.mutants)
+    func explorerFindsTheMutant(_ mutant: ExplorableCase) async throws {
+        let result = try #require(await mutant.implementation.explore(Self.options))
+        let finding = try #require(result.finding, "\(result.headline)")
+        #expect(finding.invariant.id.family == "I")
+        #expect(finding.shrunkSteps <= finding.originalSteps)
+        #expect(finding.shrunkSteps <= 8, "shrunk schedule:\n\(finding.scheduleLiteral)")
+        // The shrunk schedule's own replay fails with the same invariant, named in the summary.
+        let violation = try #require(finding.report.outcome.violations.first)
+        #expect(violation.summary.hasPrefix(finding.invariant.title + ": Expected"))
+        #expect(finding.regressionTest.contains("await schedule.check(\(mutant.implementation.name).self)"))
+    }
+
+    @Test(arguments: ExplorableCase.correct)
+    func explorerStaysSilentOnCorrectPagers(_ correct: ExplorableCase) async throws {
+        let result = try #require(await correct.implementation.explore(Self.options))
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.schedules == Self.options.budget)
+    }
+
+    @Test(arguments: ExplorableCase.correct)
+    func exhaustiveSearchStaysSilentOnCorrectPagers(_ correct: ExplorableCase) async throws {
+        let options = ExplorationOptions(strategy: .exhaustive(depth: 5), budget: 20_000)
+        let result = try #require(await correct.implementation.explore(options))
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.schedules > 1_000)
+    }
+
+    @Test func exhaustiveSearchFindsShortBugsAtTheirMinimalDepth() async throws {
+        let options = ExplorationOptions(strategy: .exhaustive(depth: 3), budget: 50_000)
+        let result = await PagerExploration.explore(PagerThatForgetsTheEnd.self, options: options)
+        let finding = try #require(result.finding)
+        #expect(finding.invariant.id == "I5")
+        #expect(finding.shrunkSteps == 3)
+    }
+
+    @Test func theSameSeedReproducesTheSameRunOnAnyNumberOfCores() async throws {
+        let one = await PagerExploration.explore(
+            PagerThatAcceptsRepeatedCompletions.self,
+            options: ExplorationOptions(strategy: .random(seed: 99), budget: 500, parallelism: 1))
+        let two = await PagerExploration.explore(
+            PagerThatAcceptsRepeatedCompletions.self,
+            options: ExplorationOptions(strategy: .random(seed: 99), budget: 500, parallelism: 2))
+        #expect(one.schedules == two.schedules)
+        #expect(one.steps == two.steps)
+        #expect(one.finding?.regressionTest == two.finding?.regressionTest)
+        #expect(one.finding != nil)
+    }
+
+    @Test func differentSeedsExploreDifferentSchedules() async {
+        let first = await PagerExploration.explore(
+            PagerThatChainsEmptyPages.self, options: ExplorationOptions(strategy: .random(seed: 1), budget: 500))
+        let second = await PagerExploration.explore(
+            PagerThatChainsEmptyPages.self, options: ExplorationOptions(strategy: .random(seed: 2), budget: 500))
+        #expect(first.steps != second.steps || first.schedules != second.schedules)
+    }
+}
