@@ -4,7 +4,7 @@ import WriteQueueContracts
 
 extension QueueSchedule {
     /// Replays this schedule against a queue launched by `adapter` and records the first
-    /// violation of I7–I9 as an issue at the caller's line, with the transcript attached: the
+    /// violation of I7–I9 or of a Q rule one state can break as an issue at the caller's line, with the transcript attached: the
     /// form of the explorer's printed regression tests for write queues.
     ///
     /// ```swift

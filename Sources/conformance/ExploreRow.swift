@@ -45,9 +45,6 @@ struct ExploreRow: Encodable {
         stepsExecuted = result.steps
         seconds = result.seconds
         secondsToFailure = result.secondsToFailure
-        // Queue mutants are reported, not judged: I7–I9 express only some of the Q rules.
-        ok = implementation.kind == .mutant && implementation.level == .queue
-            ? true : (implementation.kind == .mutant) == found
         regressionTest = result.finding?.regressionTest
         var fixed: (ContractID, Int)?
         if implementation.kind == .mutant {
@@ -59,6 +56,14 @@ struct ExploreRow: Encodable {
         }
         fixedContract = fixed?.0.rawValue
         fixedSteps = fixed?.1
+        // A mutant must be found, and its shrunk schedule must be no longer than the fixed
+        // timeline that catches it; a reference or an adopter must not be flagged.
+        if implementation.kind == .mutant {
+            let shrunk = steps ?? .max
+            ok = found && (fixed.map { shrunk <= $0.1 } ?? true)
+        } else {
+            ok = !found
+        }
     }
 
     /// `PagerThatForgetsTheEnd (mutant): found I5 … in 3 steps (fixed timeline P7: 4 steps) after 2 schedules, 0.01 s`.
@@ -66,7 +71,7 @@ struct ExploreRow: Encodable {
         let head = "\(implementation) (\(kind))"
         let verdict = ok ? "ok" : "UNEXPECTED"
         guard found, let invariant, let invariantName, let steps else {
-            return "\(head): no invariant failed in \(schedules) schedules, "
+            return "\(head): no rule failed in \(schedules) schedules, "
                 + String(format: "%.2f s", seconds) + " — \(verdict)"
         }
         let fixed = fixedContract.map { " (fixed timeline \($0): \(fixedSteps ?? 0) steps)" } ?? ""

@@ -26,8 +26,13 @@ actor DueTimeOutbox {
     }
 
     func flush() async {
-        for item in store.all where item.state == .pending && item.dueAt <= now() {
-            guard sending.insert(item.id).inserted else { continue }
+        for id in store.all.map(\.id) {
+            // Read each task again just before sending it: while this pass awaited the previous
+            // request, another pass may have completed it, stopped it or moved its due time.
+            // (The explorer found the stale-snapshot version resending a task a 400 had stopped.)
+            guard let item = store.all.first(where: { $0.id == id }), item.state == .pending, item.dueAt <= now(),
+                sending.insert(item.id).inserted
+            else { continue }
             defer { sending.remove(item.id) }
             do {
                 let status = try await post(item.key, item.body)

@@ -1,16 +1,22 @@
 import ConformanceKit
 
-/// Explores a write queue through generated schedules — submits, sending passes, answers of
-/// every kind to any open send in any order, the clock, crashes and relaunches — checks I7–I9
-/// after every step, and shrinks the first failure.
+/// Explores a write queue through generated schedules — submits (new, copied and coalescable
+/// updates), sending passes started together, answers of every kind (success, unknown outcomes,
+/// conflicts, client errors) to any open send in any order, the clock, crashes and relaunches —
+/// checks the rules after every step, and shrinks the first failure.
 ///
 /// ```swift
 /// let result = await QueueExploration.explore(MyQueueAdapter.self, options: ExplorationOptions(budget: 300))
 /// ```
 ///
-/// Only rules the invariants can express are found this way: a queue that sends with a new key
-/// (I7), leaves two records for one operation (I8) or drops a task before a success (I9). The
-/// Q contracts remain the full check.
+/// The rules are the invariants I7–I9 and every Q rule a single state of the run can break,
+/// judged only where no correct queue could differ: Q1 (stored with its key once submit
+/// returns), Q2 (a waiting task keeps its identity), Q4 and Q9 (no resend after a terminal
+/// answer), Q6 (no two tasks share a key), Q7 (no two requests for one task in flight from one
+/// instant), Q8 (a retry within the declared cap), Q10 (no sensitive value in diagnostics) and
+/// Q12 (a merged update keeps the newest body). The explorer is not told which rule a queue
+/// breaks. Rules about a whole history (Q3's replay, Q8's growth to the cap, Q11 on a relaunch
+/// that restores) stay with the fixed Q contracts.
 public enum QueueExploration {
     /// Explores the queue behind `adapter`.
     /// - Parameters:
@@ -38,13 +44,13 @@ public enum QueueExploration {
             var stepCount = 0
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
-                let steps = randomSchedule(seed: seed, index: index, length: maxSteps)
-                let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
+                let generator = GeneratorBox(QueueScheduleGenerator(seed: seed, index: index))
+                let replay = await QueueSchedule.replay(against: A.self, watchdog: watchdog, steps: maxSteps) {
+                    execution, _ in generator.next(for: execution)
+                }
                 stepCount += replay.applied.count
                 if let invariant = replay.invariant {
-                    return .init(
-                        explored: explored, steps: stepCount,
-                        hit: (index, Array(steps.prefix((replay.failingIndex ?? steps.count - 1) + 1)), invariant))
+                    return .init(explored: explored, steps: stepCount, hit: (index, replay.steps, invariant))
                 }
             }
             return .init(explored: explored, steps: stepCount, hit: nil)
@@ -54,9 +60,16 @@ public enum QueueExploration {
         if let hit = search.hit {
             var steps = hit.steps
             if options.shrink {
-                steps = await ScheduleShrinker.shrink(steps, simpler: simpler, maxReplays: 400) { candidate in
-                    await QueueSchedule(candidate).replay(against: A.self, watchdog: watchdog).invariant == hit.invariant
+                // Shrink over steps that name their operations by the submit that made them, so
+                // removing an unrelated step (which renumbers later sends and operations) keeps
+                // each answer on its request.
+                let found = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
+                let shrunk = await ScheduleShrinker.shrink(
+                    QueueShrinkStep.steps(of: found), simpler: QueueShrinkStep.simpler, maxReplays: 600
+                ) { candidate in
+                    await QueueShrinkStep.replay(candidate, against: A.self, watchdog: watchdog).invariant == hit.invariant
                 }.steps
+                steps = await QueueShrinkStep.replay(shrunk, against: A.self, watchdog: watchdog).steps
             }
             let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
             let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
@@ -68,7 +81,7 @@ public enum QueueExploration {
                 ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
             let name = String(describing: A.self)
             finding = ExplorationFinding(
-                invariant: invariant, tier: .required, report: report, originalSteps: hit.steps.count,
+                invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
                 shrunkSteps: steps.count, scheduleLiteral: schedule.swiftLiteral(indent: ""),
                 regressionTest: schedule.regressionTest(
                     typeName: name,
@@ -82,46 +95,17 @@ public enum QueueExploration {
             secondsToFailure: toFailure)
     }
 
-    /// A random schedule: submits (up to three operations), sending passes, answers to send
-    /// numbers that are likely open, clock advances and the occasional crash.
-    static func randomSchedule(seed: UInt64, index: Int, length: Int) -> [QueueSchedule.Step] {
-        var random = SplitMix64.forSchedule(index, of: seed)
-        var steps: [QueueSchedule.Step] = []
-        var submitted = 0
-        var sendsGuess = 0
-        let replies: [QueueSchedule.Reply] = [
-            .success, .success, .success, .commitThen503, .commitThenDrop, .status(503), .connectionLost,
-            .timeout, .status(500),
-        ]
-        for _ in 0..<length {
-            switch random.below(10) {
-            case 0, 1:
-                if submitted < 3 {
-                    submitted += 1
-                    steps.append(.submit)
-                } else {
-                    steps.append(.sendingPass)
-                }
-            case 2, 3:
-                steps.append(.sendingPass)
-                sendsGuess += 1
-            case 4, 5, 6, 7:
-                let send = 1 + random.below(max(1, sendsGuess + 1))
-                steps.append(.answer(send: send, replies[random.below(replies.count)]))
-            case 8:
-                steps.append(.advanceClock)
-            default:
-                steps.append(random.chance(1, in: 2) ? .crash : .sendingPass)
-            }
-        }
-        return steps
-    }
+    /// The generator of one schedule, read and advanced by the replay's body only.
+    private final class GeneratorBox: @unchecked Sendable {
+        private var generator: QueueScheduleGenerator
 
-    static func simpler(_ step: QueueSchedule.Step) -> [QueueSchedule.Step] {
-        if case .answer(let send, let reply) = step, reply != .status(503) {
-            return [.answer(send: send, .status(503))]
+        init(_ generator: QueueScheduleGenerator) {
+            self.generator = generator
         }
-        return []
+
+        func next<Q>(for execution: QueueScheduleExecution<Q>) -> QueueSchedule.Step {
+            generator.next(for: execution)
+        }
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -2,13 +2,15 @@ import ConformanceKit
 import Foundation
 
 extension QueueSchedule {
-    /// The descriptor a queue schedule's report names: the three queue invariants.
+    /// The descriptor a queue schedule's report names: the three queue invariants, and the Q
+    /// rules one state of the run can break (each finding names its own rule).
     public static let invariants = ContractDescriptor(
-        id: "I7–I9", name: "exploration invariants",
-        rule: ContractCatalog.invariants.suffix(3).map { "\($0.id) \($0.name)." }.joined(separator: " "))
+        id: "I7–I9", name: "queue exploration rules",
+        rule: ContractCatalog.invariants.suffix(3).map { "\($0.id) \($0.name)." }.joined(separator: " ")
+            + " And, after every step, Q1, Q2, Q4, Q6–Q10 and Q12 where one state can break them.")
 
     /// Replays this schedule against a queue launched from fresh storage by `adapter` and
-    /// checks I7–I9 after every step.
+    /// checks I7–I9 and the Q rules one state can break after every step.
     /// - Parameters:
     ///   - adapter: The queue's adapter.
     ///   - options: The watchdog limit.
@@ -24,21 +26,42 @@ extension QueueSchedule {
         var report: ContractReport
         var invariant: ContractID?
         var failingIndex: Int?
+        /// The steps run, in order (for a generated schedule, the steps the generator chose).
+        var steps: [Step]
+        /// For each step, whether it applied (`false`: skipped, such as an answer to a send
+        /// that was not open).
         var applied: [Bool]
+        /// For each answer, the operation and attempt of the send it answered.
+        var targets: [(operation: Int, attempt: Int)?]
     }
 
     func replay<A: WriteQueueAdapter>(against adapter: A.Type, watchdog: Duration) async -> Replay {
+        await Self.replay(against: A.self, watchdog: watchdog, steps: steps.count) { _, index in steps[index] }
+    }
+
+    /// Runs up to `count` steps against a queue launched from fresh storage, each chosen by
+    /// `nextStep` from the execution's state, checking the rules after every step.
+    static func replay<A: WriteQueueAdapter>(
+        against adapter: A.Type, watchdog: Duration, steps count: Int,
+        nextStep: @escaping @Sendable (QueueScheduleExecution<A>, Int) -> Step
+    ) async -> Replay {
         let outcome = ReplayOutcome()
-        let steps = self.steps
         let report = await ContractRun.execute(
-            Self.invariants, subject: String(describing: A.self), watchdog: watchdog
+            invariants, subject: String(describing: A.self), watchdog: watchdog
         ) { recorder in
             let harness = try QueueHarness<A>(recorder: recorder)
             let execution = QueueScheduleExecution(harness: harness)
             do {
                 try await harness.launch()
-                for (index, step) in steps.enumerated() {
+                for index in 0..<count {
+                    let step = nextStep(execution, index)
                     outcome.index = index
+                    outcome.steps.append(step)
+                    if case .answer(let send, _) = step {
+                        outcome.targets.append(execution.target(ofSend: send))
+                    } else {
+                        outcome.targets.append(nil)
+                    }
                     outcome.applied.append(true)
                     outcome.applied[index] = try await execution.apply(step)
                 }
@@ -57,7 +80,7 @@ extension QueueSchedule {
         if case .failed = report.outcome, outcome.invariant == nil { outcome.invariant = "adapter" }
         return Replay(
             report: report, invariant: outcome.invariant, failingIndex: outcome.invariant == nil ? nil : outcome.index,
-            applied: outcome.applied)
+            steps: outcome.steps, applied: outcome.applied, targets: outcome.targets)
     }
 }
 
@@ -65,5 +88,7 @@ extension QueueSchedule {
 private final class ReplayOutcome: @unchecked Sendable {
     var invariant: ContractID?
     var index: Int?
+    var steps: [QueueSchedule.Step] = []
     var applied: [Bool] = []
+    var targets: [(operation: Int, attempt: Int)?] = []
 }

@@ -4,8 +4,11 @@ import ConformanceKit
 /// its regression tests.
 ///
 /// The queue starts launched from fresh storage. `submit` adds `op-1`, `op-2`, … each with a
-/// body of its own; answers refer to sends by their number in the run (1 for the first request
-/// that reached the kit's transport). After every step the kit checks the invariants I7–I9.
+/// body of its own (`submitCopy(of:)` repeats an earlier body: a genuine new action, Q6;
+/// `update` edits one entity again, which a coalescing queue may merge, Q12). Every body carries
+/// a sensitive `card` field (Q10). Answers refer to sends by their number in the run (1 for the
+/// first request that reached the kit's transport). After every step the kit checks I7–I9 and
+/// the Q rules a single state can break (see ``QueueExploration``).
 ///
 /// ```swift
 /// let schedule: QueueSchedule = [.submit, .sendingPass, .answer(send: 1, .status(503))]
@@ -14,8 +17,13 @@ import ConformanceKit
 public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// One event: a trigger, an answer to an open send, the clock, or a crash.
     public enum Step: Hashable, Sendable {
-        /// Submit the next operation (`op-1`, `op-2`, …), each with a body of its own.
+        /// Submit the next operation (`op-1`, `op-2`, …), a create with a body of its own.
         case submit
+        /// Submit the next operation, a create whose body is byte for byte that of operation
+        /// `of` (1 for `op-1`): the user created the same ticket twice on purpose.
+        case submitCopy(of: Int)
+        /// Submit the next operation, an update of the one entity `t-1` with a body of its own.
+        case update
         /// Start a sending pass and let it run until it waits on the transport or the clock.
         case sendingPass
         /// Answer open send `send`.
@@ -29,6 +37,8 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         public var swiftCode: String {
             switch self {
             case .submit: ".submit"
+            case .submitCopy(let original): ".submitCopy(of: \(original))"
+            case .update: ".update"
             case .sendingPass: ".sendingPass"
             case .answer(let send, let reply): ".answer(send: \(send), .\(reply))"
             case .advanceClock: ".advanceClock"
@@ -45,6 +55,9 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case commitThen503
         /// Commit the record, then drop the connection.
         case commitThenDrop
+        /// Another body is already stored under the request's key: the server answers the
+        /// profile's mismatch status (409, or 422 in the IETF profile) and commits nothing.
+        case conflict
         /// Answer with `status` and commit nothing.
         case status(Int)
         /// The connection drops before the request reaches the server.
@@ -57,6 +70,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
             case .success: "success"
             case .commitThen503: "commitThen503"
             case .commitThenDrop: "commitThenDrop"
+            case .conflict: "conflict"
             case .status(let status): "status(\(status))"
             case .connectionLost: "connectionLost"
             case .timeout: "timeout"
@@ -68,6 +82,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
             case .success: .serve
             case .commitThen503: .server(.commitThen503)
             case .commitThenDrop: .server(.commitThenDrop)
+            case .conflict: .server(.conflictingRecord)
             case .status(let status): .server(.answer(status: status))
             case .connectionLost: .lost(.connectionLost)
             case .timeout: .lost(.timedOut)

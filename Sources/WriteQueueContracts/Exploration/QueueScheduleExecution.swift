@@ -1,19 +1,66 @@
 import ConformanceKit
 import Foundation
 
-/// Runs a ``QueueSchedule`` on the kit's queue harness and checks I7–I9 after every step.
+/// Runs a ``QueueSchedule`` on the kit's queue harness and, after every step, checks I7–I9 and
+/// the Q rules a single state can break (see `QueueScheduleExecution+Rules.swift`).
+///
+/// It keeps the kit's own record of what happened: the operations submitted, the keys each
+/// body was stored or sent under, which keys met a success, which requests met an unknown
+/// outcome or a terminal answer, and the identity each stored task first showed.
 final class QueueScheduleExecution<A: WriteQueueAdapter> {
-    /// A failed invariant, ready for the report.
+    /// A failed rule, ready for the report.
     struct Failure: Error {
         let invariant: ContractID
         let violation: Violation
     }
 
+    /// What identifies a request to the server: its key and its bytes.
+    struct Identity: Hashable {
+        let key: String?
+        let body: Data
+
+        init(_ request: WriteRequest) {
+            key = request.idempotencyKey
+            body = request.body
+        }
+    }
+
+    /// The identity a stored task first showed.
+    struct StoredIdentity {
+        let key: String?
+        let createdAt: String?
+        let body: Data
+        let step: Int
+    }
+
+    /// The entity every `update` step edits.
+    static var updatedEntity: String { "t-1" }
+
     let harness: QueueHarness<A>
+    var capabilities: QueueCapabilities { harness.capabilities }
     private(set) var operations: [QueueOperation] = []
-    private var everStored: Set<String> = []
-    private var succeeded: Set<String> = []
     private(set) var stepsTaken = 0
+    /// The step now being checked, as Swift code.
+    private(set) var currentStep: QueueSchedule.Step?
+    /// The operation the current step submitted, if any.
+    private(set) var justSubmitted: QueueOperation?
+    /// Whether the current step moved the clock.
+    private(set) var movedClock = false
+
+    /// Every key a body was stored or sent under.
+    var keysByBody: [Data: Set<String>] = [:]
+    /// Keys whose request met a 2xx.
+    var successKeys: Set<String> = []
+    /// Sends already checked, by number, with the clock instant the kit first saw them.
+    var seenAt: [Int: ManualClock.Instant] = [:]
+    /// Requests whose last answer was an unknown outcome (5xx, dropped, timed out): when, and
+    /// from which trigger.
+    var unknownOutcome: [Identity: (at: ManualClock.Instant, trigger: Int?, send: Int)] = [:]
+    /// Requests that met a terminal answer, with the status and the send.
+    var terminalAnswer: [Identity: (status: Int, send: Int)] = [:]
+    /// The identity each stored task (by operation ID) first showed.
+    var storedIdentity: [String: StoredIdentity] = [:]
+    private var updates = 0
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -22,16 +69,30 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Open sends, by number.
     var openSends: [Int] { harness.openSends.map(\.number) }
 
-    /// Applies one step and checks the invariants.
+    /// Whether a live pass waits on the clock.
+    var someoneWaitsOnTheClock: Bool { harness.clock.nextLiveDeadline != nil }
+
+    /// How many operations have been submitted, and how many of them are updates.
+    var submittedCount: Int { operations.count }
+    var updateCount: Int { updates }
+
+    /// Applies one step and checks the rules.
     /// - Returns: `false` when the step could not apply and was skipped.
     @discardableResult
     func apply(_ step: QueueSchedule.Step) async throws -> Bool {
         stepsTaken += 1
+        currentStep = step
+        justSubmitted = nil
+        movedClock = false
         let h = harness
         switch step {
-        case .submit:
-            let operation = h.operation(operations.count + 1)
+        case .submit, .submitCopy, .update:
+            guard let operation = nextOperation(for: step) else {
+                h.recorder.record("\(step.swiftCode) skipped: there is no create op-\(step.original ?? 0) to copy")
+                return false
+            }
             operations.append(operation)
+            justSubmitted = operation
             try await h.submit(operation)
         case .sendingPass:
             try h.startPass()
@@ -43,79 +104,113 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             }
             // The ledger decides the real answer: a resend of a committed write gets the
             // original success whatever fault was asked for.
-            if h.answer(send, reply.answer),
-                let operation = operations.first(where: { $0.body == send.request.body })
-            {
-                succeeded.insert(operation.id)
-            }
+            h.answer(send, reply.answer)
+            if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
             try await h.settle()
         case .advanceClock:
             guard h.advanceToNextWake() else {
                 h.recorder.record("\(step.swiftCode) skipped: no pass waits on the clock")
                 return false
             }
+            movedClock = true
             try await h.settle()
         case .crash:
             try await h.crash()
+            unknownOutcome = [:]
             try await h.launch()
             try await h.settle()
         }
-        try await check()
+        try await checkRules()
         return true
     }
 
-    private func fail(_ id: ContractID, _ summary: String, expected: String? = nil, actual: String? = nil, hint: String)
-        -> Failure
-    {
-        let title = ContractCatalog.descriptor(id)?.title ?? id.rawValue
+    private func nextOperation(for step: QueueSchedule.Step) -> QueueOperation? {
+        let number = operations.count + 1
+        let canary = WriteQueueContract.sensitiveCanary
+        switch step {
+        case .submitCopy(let original):
+            guard operations.indices.contains(original - 1), operations[original - 1].kind == .create else { return nil }
+            let copied = operations[original - 1]
+            return QueueOperation(id: "op-\(number)", body: copied.body, sensitiveFields: copied.sensitiveFields)
+        case .update:
+            updates += 1
+            return harness.operation(
+                number, title: "Edit \(updates)", kind: .update(entity: Self.updatedEntity),
+                extra: [("card", canary)], sensitive: ["card"])
+        default:
+            return harness.operation(number, extra: [("card", canary)], sensitive: ["card"])
+        }
+    }
+
+    /// Records what the queue received for `send`.
+    private func note(_ status: Int?, to send: ParkedSend, at instant: ManualClock.Instant) {
+        let identity = Identity(send.request)
+        unknownOutcome[identity] = nil
+        switch status {
+        case let status? where (200..<300).contains(status):
+            if let key = send.request.idempotencyKey { successKeys.insert(key) }
+        case nil:
+            unknownOutcome[identity] = (instant, send.trigger, send.number)
+        case let status? where status >= 500:
+            unknownOutcome[identity] = (instant, send.trigger, send.number)
+        case let status? where isTerminal(status):
+            terminalAnswer[identity] = (status, send.number)
+        default:
+            break
+        }
+    }
+
+    /// Whether the queue must never resend a request that met `status` (Q4, Q9).
+    func isTerminal(_ status: Int) -> Bool {
+        if status == 409 { return capabilities.conflictProfile == .sourceDocument }
+        guard (400..<500).contains(status) else { return false }
+        return !capabilities.retries(clientError: status)
+    }
+
+    /// Which request send `number` was: the operation (1 for `op-1`) whose body it carried, and
+    /// its attempt among the requests with that body (1 for the first). Shrinking refers to
+    /// sends this way, so removing an unrelated step does not retarget an answer.
+    func target(ofSend number: Int) -> (operation: Int, attempt: Int)? {
+        guard let send = harness.sends.first(where: { $0.number == number }),
+            let operation = operations.firstIndex(where: { $0.body == send.request.body })
+        else { return nil }
+        let attempt = harness.sends.filter { $0.request.body == send.request.body && $0.number <= number }.count
+        return (operation + 1, attempt)
+    }
+
+    /// The number of the send that is attempt `attempt` of operation `operation`, if it exists.
+    func sendNumber(operation: Int, attempt: Int) -> Int? {
+        guard operations.indices.contains(operation - 1) else { return nil }
+        let body = operations[operation - 1].body
+        let matching = harness.sends.filter { $0.request.body == body }
+        return attempt <= matching.count ? matching[attempt - 1].number : nil
+    }
+
+    /// Operations submitted with `body` (more than one after a `submitCopy`).
+    func operations(withBody body: Data) -> [QueueOperation] {
+        operations.filter { $0.body == body }
+    }
+
+    /// A failure of rule `id` at the current step.
+    func fail(
+        _ id: ContractID, _ summary: String, expected: String? = nil, actual: String? = nil,
+        difference: String? = nil, hint: String
+    ) -> Failure {
+        let descriptor = ContractCatalog.descriptor(id)
+        let title = descriptor?.title ?? id.rawValue
         return Failure(
             invariant: id,
             violation: Violation(
-                summary: "\(title): \(summary)", expected: expected, actual: actual, hint: hint,
+                tier: descriptor?.tier ?? .required, summary: "\(title): \(summary)", expected: expected, actual: actual, difference: difference,
+                hint: hint,
                 step: harness.recorder.lastStep))
     }
+}
 
-    private func check() async throws {
-        let h = harness
-        // I7: every request for one operation carries the same key and body.
-        for send in h.sends where !operations.contains(where: { $0.body == send.request.body }) {
-            throw fail(
-                "I7", "Expected every request to carry the body of the operation it sends, but send #\(send.number) carries \(send.request.bodyText), the body of no submitted operation.",
-                actual: "body: \(send.request.bodyText)",
-                hint: "Send the body persisted at submit, byte for byte; never rebuild or merge it.")
-        }
-        for operation in operations {
-            let keys = h.sends.filter { $0.request.body == operation.body }.map { $0.request.idempotencyKey ?? "none" }
-            if Set(keys).count > 1 {
-                throw fail(
-                    "I7", "Expected every request for \(operation.id) to carry one key, but it was sent with keys \(keys.map { h.short($0) }.joined(separator: ", ")).",
-                    expected: "one key for \(operation.id)", actual: "keys: \(keys.map { h.short($0) }.joined(separator: ", "))",
-                    hint: "Choose the key at submit, persist it with the task, and reuse it on every retry and after every relaunch.")
-            }
-        }
-        // I8: the server never holds two records for one operation.
-        let records = h.ledger.allRecords
-        for operation in operations {
-            let held = records.filter { $0.body == operation.body }
-            if held.count > 1 {
-                throw fail(
-                    "I8", "Expected the server to hold at most one record for \(operation.id), but it holds \(held.count) (ids \(held.map { String($0.id) }.joined(separator: ", "))).",
-                    expected: "records for \(operation.id): at most 1", actual: "records: \(held.count)",
-                    hint: "A resend after an unknown outcome must carry the original key, so the server can recognise it.")
-            }
-        }
-        // I9: a task leaves storage only after an explicit success. A task kept but marked
-        // completed has left the queue's work as surely as a removed one.
-        let tasks = try await h.tasks().filter { $0.status != .completed }
-        let stored = Set(operations.filter { operation in
-            tasks.contains { $0.operationID == operation.id || $0.body == operation.body }
-        }.map(\.id))
-        everStored.formUnion(stored)
-        if let lost = operations.first(where: { everStored.contains($0.id) && !stored.contains($0.id) && !succeeded.contains($0.id) }) {
-            throw fail(
-                "I9", "Expected \(lost.id) to stay in storage until an explicit success, but it is gone (or marked completed) and no request for it was answered with success.",
-                expected: "\(lost.id) in storage", actual: "stored: \(tasks.isEmpty ? "none" : tasks.map(\.operationID).joined(separator: ", "))",
-                hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.")
-        }
+extension QueueSchedule.Step {
+    /// The operation a `submitCopy` copies.
+    var original: Int? {
+        if case .submitCopy(let original) = self { return original }
+        return nil
     }
 }

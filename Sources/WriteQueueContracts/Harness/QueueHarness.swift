@@ -14,6 +14,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         let operation: String
         let reply: String
         let at: ManualClock.Instant
+        /// The HTTP status the queue received, or `nil` when no response reached it.
+        let status: Int?
     }
 
     let recorder: TimelineRecorder
@@ -270,7 +272,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             result = .failure(error)
         }
         recorder.record("server ← send #\(send.number) \(label): \(reply)")
-        answered.append(AnsweredSend(send: send, operation: label, reply: reply, at: clock.now))
+        let status = try? result.get().statusCode
+        answered.append(AnsweredSend(send: send, operation: label, reply: reply, at: clock.now, status: status))
         stage.resume(send.number, with: result)
         if case .success(let response) = result { return response.isSuccess }
         return false

@@ -1,0 +1,38 @@
+import ConformanceKit
+import Testing
+import WriteQueueContracts
+
+/// Explores the write queue behind `adapter` through random schedules from `seed` — submits,
+/// copies and updates, sending passes started together, every kind of answer to any open
+/// request, the clock, crashes and relaunches — checks I7–I9 and the Q rules one state can
+/// break after every step, and records the first failure, shrunk, as one issue at the caller's
+/// line: the bug report and the regression test to paste.
+///
+/// ```swift
+/// @Test func myQueueSurvivesExploration() async {
+///     await explore(MyQueueAdapter.self, seed: 7, budget: 500)
+/// }
+/// ```
+///
+/// The same seed reproduces the same run exactly; the seed is printed with the finding.
+/// Nothing is recorded when every rule holds.
+///
+/// - Parameters:
+///   - adapter: Your queue adapter type; every schedule gets fresh storage.
+///   - seed: The seed of every random choice.
+///   - budget: The most schedules to run.
+///   - maxSteps: The length of each schedule.
+///   - strict: When `true` (the default) every finding is an error; when `false` a
+///     recommended-tier finding (Q12) is a warning.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: WriteQueueAdapter>(
+    _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 500, maxSteps: Int = 24,
+    strict: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    let options = ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps)
+    let result = await QueueExploration.explore(adapter, options: options)
+    ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
+    return result
+}

@@ -1,0 +1,278 @@
+import ConformanceKit
+import Foundation
+
+/// The rules the queue explorer checks after every step: the invariants I7–I9, and the Q rules
+/// that one state of the run can break, each judged only where no correct queue could differ.
+///
+/// - Q10: no diagnostic or log line holds the sensitive `card` value.
+/// - Q1: once `submit` returns, the operation is in storage with its key (Q12 names a merged
+///   update whose body was dropped).
+/// - Q6: two stored tasks never share a key.
+/// - Q2: a stored task's key and creation time never change (nor its body, unless the queue
+///   declares that it merges updates).
+/// - I7: the requests for one operation carry one key; a key never carries two bodies.
+/// - Q7: two requests with one key and body are never in flight from the same instant of the
+///   kit's clock. (A lease that expires while a request is parked is the queue's timeout
+///   policy; the kit does not judge it.)
+/// - Q4, Q9: a request that met a terminal answer is never sent again.
+/// - Q8: a pass that met an unknown outcome and then waited on the clock resends within the
+///   declared cap.
+/// - I8: the server holds at most one record per operation.
+/// - I9: an operation stays in storage until a request with its key met a success.
+extension QueueScheduleExecution {
+    func checkRules() async throws {
+        let h = harness
+        let tasks = try await h.tasks()
+        let newSends = h.sends.filter { seenAt[$0.number] == nil }
+        for send in newSends {
+            seenAt[send.number] = h.clock.now
+            if let key = send.request.idempotencyKey { keysByBody[send.request.body, default: []].insert(key) }
+        }
+        learnKeys(from: tasks)
+        try await checkDiagnostics()
+        try checkSubmitted(tasks)
+        try checkDistinctKeys(tasks)
+        try checkIdentity(tasks)
+        try checkKeys()
+        try checkSingleSender()
+        try checkResends(newSends)
+        try checkRecords()
+        try checkCustody(tasks)
+    }
+
+    /// Keys the storage shows for each operation's body (by operation ID or by body).
+    private func learnKeys(from tasks: [PersistedTask]) {
+        for task in tasks {
+            guard let key = task.key else { continue }
+            for operation in operations where operation.id == task.operationID || operation.body == task.body {
+                keysByBody[operation.body, default: []].insert(key)
+            }
+        }
+    }
+
+    private func checkDiagnostics() async throws {
+        let canary = WriteQueueContract.sensitiveCanary
+        let leaking = try await harness.diagnostics().filter { $0.contains(canary) }
+        guard !leaking.isEmpty else { return }
+        throw fail(
+            "Q10", "Expected no diagnostic or log line to contain the sensitive card value, but \(leaking.count) did.",
+            expected: "no line containing \(canary)", actual: leaking.prefix(3).joined(separator: "\n"),
+            hint: "Log the operation ID, key, status and byte count, never the body; redact the fields "
+                + "QueueOperation.sensitiveFields names.")
+    }
+
+    private func checkSubmitted(_ tasks: [PersistedTask]) throws {
+        guard let operation = justSubmitted else { return }
+        let live = tasks.filter { $0.status != .completed }
+        let holding = live.filter { covers($0, operation) }
+        let twins = operations(withBody: operation.body)
+        if holding.count < twins.count - succeeded(body: operation.body) {
+            if let entity = operation.entity,
+                let merged = live.first(where: { Self.entity(of: $0.body) == entity && $0.operationID != operation.id })
+            {
+                throw fail(
+                    "Q12", "Expected \(operation.id), an update of \(entity), to be stored, or merged into the waiting task for \(entity) with its body, but that task (\(merged.operationID)) still holds the older body.",
+                    expected: "a stored body \(operation.bodyText)", actual: "\(merged.operationID): \(merged.bodyText)",
+                    hint: "When merging pending updates, keep the newest body.")
+            }
+            throw fail(
+                "Q1", "Expected \(operation.id) to be in durable storage once submit returned, but storage does not hold it.",
+                expected: "a task for \(operation.id)", actual: describe(live),
+                hint: "Write the task (operation ID, body and key) to storage before submit returns and before "
+                    + "its first request: a crash now would lose the user's action.")
+        }
+        if let keyless = holding.first(where: { $0.key == nil }) {
+            throw fail(
+                "Q1", "Expected \(operation.id) to be stored with its idempotency key, but the stored task has none.",
+                expected: "a key in storage", actual: keyless.description,
+                hint: "Choose the key at submit and persist it with the task, so a relaunch resends with it.")
+        }
+    }
+
+    private func checkDistinctKeys(_ tasks: [PersistedTask]) throws {
+        var owner: [String: PersistedTask] = [:]
+        for task in tasks {
+            guard let key = task.key else { continue }
+            if let first = owner[key], first.operationID != task.operationID {
+                throw fail(
+                    "Q6", "Expected every stored task to have a key of its own, but \(first.operationID) and \(task.operationID) share key \(harness.short(key)).",
+                    expected: "two keys", actual: "\(first.description)\n\(task.description)",
+                    hint: "Choose a fresh key per submit; never derive it from the body: the server would "
+                        + "swallow the second action.")
+            }
+            owner[key] = owner[key] ?? task
+        }
+    }
+
+    private func checkIdentity(_ tasks: [PersistedTask]) throws {
+        for task in tasks where task.status != .completed {
+            guard let first = storedIdentity[task.operationID] else {
+                storedIdentity[task.operationID] = StoredIdentity(
+                    key: task.key, createdAt: task.createdAt, body: task.body, step: stepsTaken)
+                continue
+            }
+            var changes: [String] = []
+            if let key = first.key, task.key != key {
+                changes.append("key \(harness.short(key)) → \(harness.short(task.key))")
+            }
+            if let created = first.createdAt, let now = task.createdAt, created != now {
+                changes.append("creation time \(created) → \(now)")
+            }
+            if !capabilities.coalescesUpdates, task.body != first.body {
+                changes.append("body \(String(decoding: first.body, as: UTF8.self)) → \(task.bodyText)")
+            }
+            guard changes.isEmpty else {
+                throw fail(
+                    "Q2", "Expected \(task.operationID) to keep its identity while it waits, but its \(changes.joined(separator: ", ")).",
+                    expected: "the identity stored at step \(first.step)", actual: task.description,
+                    difference: changes.map { "~ \($0)" }.joined(separator: "\n"),
+                    hint: "Only the attempt count and the retry state may change; a new key makes a resend a new write.")
+            }
+        }
+    }
+
+    private func checkKeys() throws {
+        let h = harness
+        if let stray = h.sends.first(where: { operations(withBody: $0.request.body).isEmpty }) {
+            throw fail(
+                "I7", "Expected every request to carry the body of the operation it sends, but send #\(stray.number) carries \(stray.request.bodyText), the body of no submitted operation.",
+                actual: "body: \(stray.request.bodyText)",
+                hint: "Send the body persisted at submit, byte for byte; never rebuild or merge it.")
+        }
+        var bodiesByKey: [String: [Data]] = [:]
+        for send in h.sends {
+            let key = send.request.idempotencyKey ?? "none"
+            if !(bodiesByKey[key]?.contains(send.request.body) ?? false) { bodiesByKey[key, default: []].append(send.request.body) }
+            if let bodies = bodiesByKey[key], bodies.count > 1 {
+                throw fail(
+                    "I7", "Expected one key to carry one operation, but key \(h.short(key)) carried the bodies of \(bodies.map { h.operationLabel(for: $0) }.joined(separator: " and ")).",
+                    expected: "one body per key", actual: bodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n"),
+                    hint: "A key names one operation; the server answers a second body under it with a conflict.")
+            }
+        }
+        for body in Set(operations.map(\.body)) {
+            let twins = operations(withBody: body)
+            let keys = h.sends.filter { $0.request.body == body }.map { $0.request.idempotencyKey ?? "none" }
+            var distinct: [String] = []
+            for key in keys where !distinct.contains(key) { distinct.append(key) }
+            guard distinct.count > twins.count else { continue }
+            let label = twins.map(\.id).joined(separator: "/")
+            throw fail(
+                "I7", "Expected every request for \(label) to carry one key, but it was sent with keys \(distinct.map { h.short($0) }.joined(separator: ", ")).",
+                expected: "\(twins.count) key(s) for \(label)", actual: "keys: \(distinct.map { h.short($0) }.joined(separator: ", "))",
+                hint: "Choose the key at submit, persist it with the task, and reuse it on every retry and after every relaunch.")
+        }
+    }
+
+    private func checkSingleSender() throws {
+        let open = harness.openSends
+        for (index, send) in open.enumerated() {
+            guard
+                let twin = open[(index + 1)...].first(where: {
+                    Identity($0.request) == Identity(send.request) && seenAt[$0.number] == seenAt[send.number]
+                })
+            else { continue }
+            let h = harness
+            throw fail(
+                "Q7", "Expected at most one request for \(h.operationLabel(for: send.request.body)) in flight, but sends #\(send.number) and #\(twin.number) are, started at the same instant.",
+                expected: "1 request in flight",
+                actual: [send, twin].map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }.joined(separator: ", "),
+                hint: "Take a send lease for the task before sending, and skip leased tasks.")
+        }
+    }
+
+    private func checkResends(_ newSends: [ParkedSend]) throws {
+        let h = harness
+        for send in newSends {
+            let identity = Identity(send.request)
+            let label = h.operationLabel(for: send.request.body)
+            if let stop = terminalAnswer[identity] {
+                let conflict = stop.status == 409 || stop.status == capabilities.conflictProfile.mismatchStatus
+                throw fail(
+                    conflict ? "Q4" : "Q9",
+                    "Expected the \(stop.status) answered to send #\(stop.send) to stop \(label), but send #\(send.number) resent it.",
+                    expected: "no request for \(label) after the \(stop.status)",
+                    actual: "send #\(send.number) key=\(h.short(send.request.idempotencyKey))",
+                    hint: conflict
+                        ? "A \(stop.status) means the key holds a different body: mark the task as needing attention and never resend it automatically."
+                        : "The same bytes cannot become valid by being sent again: stop the task (only statuses declared retryable are retried).")
+            }
+            defer { unknownOutcome[identity] = nil }
+            guard movedClock, let cap = capabilities.backoffCap, let unknown = unknownOutcome[identity],
+                unknown.trigger == send.trigger
+            else { continue }
+            let waited = unknown.at.duration(to: h.clock.now)
+            if waited > cap {
+                throw fail(
+                    "Q8", "Expected the retry of \(label) to come within the declared cap of \(ManualClock.format(cap)) after the unknown outcome of send #\(unknown.send), but the pass waited \(ManualClock.format(waited)).",
+                    expected: "a retry within \(ManualClock.format(cap))", actual: "send #\(send.number) after \(ManualClock.format(waited))",
+                    hint: "Clamp the backoff: min(cap, base × 2^attempt).")
+            }
+        }
+    }
+
+    private func checkRecords() throws {
+        let records = harness.ledger.allRecords
+        for body in Set(operations.map(\.body)) {
+            let twins = operations(withBody: body)
+            let held = records.filter { $0.body == body }
+            guard held.count > twins.count else { continue }
+            let label = twins.map(\.id).joined(separator: "/")
+            throw fail(
+                "I8", "Expected the server to hold at most \(twins.count) record(s) for \(label), but it holds \(held.count) (ids \(held.map { String($0.id) }.joined(separator: ", "))).",
+                expected: "records for \(label): at most \(twins.count)", actual: "records: \(held.count)",
+                hint: "A resend after an unknown outcome must carry the original key, so the server can recognise it.")
+        }
+    }
+
+    private func checkCustody(_ tasks: [PersistedTask]) throws {
+        let live = tasks.filter { $0.status != .completed }
+        for operation in operations {
+            let twins = operations(withBody: operation.body)
+            guard operation == twins.first else { continue }
+            let covering = live.filter { task in twins.contains { covers(task, $0) } }
+            let owed = twins.count - succeeded(body: operation.body)
+            guard covering.count < owed else { continue }
+            let label = twins.map(\.id).joined(separator: "/")
+            throw fail(
+                "I9", "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
+                expected: "\(label) in storage", actual: "stored: \(describe(live))",
+                hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.")
+        }
+    }
+
+    /// Whether `task` holds `operation`: by operation ID, by body, or (for a queue that merges
+    /// updates) as a later update of the same entity.
+    private func covers(_ task: PersistedTask, _ operation: QueueOperation) -> Bool {
+        if task.operationID == operation.id || task.body == operation.body { return true }
+        guard capabilities.coalescesUpdates, let entity = operation.entity,
+            let position = operations.firstIndex(of: operation)
+        else { return false }
+        return operations[position...].contains { $0.entity == entity && $0.body == task.body }
+    }
+
+    /// How many operations with `body` met a success (a key they were stored or sent under got
+    /// a 2xx; for a merging queue, also a later update of the same entity).
+    private func succeeded(body: Data) -> Int {
+        let twins = operations(withBody: body)
+        var keys = keysByBody[body, default: []]
+        if capabilities.coalescesUpdates, let first = twins.first, let entity = first.entity,
+            let position = operations.firstIndex(of: first)
+        {
+            for later in operations[position...] where later.entity == entity {
+                keys.formUnion(keysByBody[later.body, default: []])
+            }
+        }
+        return min(twins.count, keys.intersection(successKeys).count)
+    }
+
+    private func describe(_ tasks: [PersistedTask]) -> String {
+        tasks.isEmpty ? "no task" : tasks.map(\.description).joined(separator: "; ")
+    }
+
+    /// The `id` field of a JSON body: the entity an update changes.
+    static func entity(of body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
+        return object["id"] as? String
+    }
+}
