@@ -178,12 +178,15 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         return (operation + 1, attempt)
     }
 
-    /// The number of the send that is attempt `attempt` of operation `operation`, if it exists.
-    func sendNumber(operation: Int, attempt: Int) -> Int? {
+    /// The open send of operation `operation` to answer: attempt `attempt` if it is open, else
+    /// the oldest open one (a shrunk schedule may have fewer earlier attempts).
+    func openSend(operation: Int, preferring attempt: Int) -> Int? {
         guard operations.indices.contains(operation - 1) else { return nil }
         let body = operations[operation - 1].body
-        let matching = harness.sends.filter { $0.request.body == body }
-        return attempt <= matching.count ? matching[attempt - 1].number : nil
+        let open = Set(openSends)
+        let matching = harness.sends.filter { $0.request.body == body }.map(\.number)
+        if attempt <= matching.count, open.contains(matching[attempt - 1]) { return matching[attempt - 1] }
+        return matching.first(where: open.contains)
     }
 
     /// Operations submitted with `body` (more than one after a `submitCopy`).

@@ -2,7 +2,9 @@ import ConformanceKit
 
 /// A queue schedule step as the shrinker sees it: operations are named by the submit step that
 /// made them and sends by operation and attempt, never by number, so removing an unrelated
-/// step (which renumbers later operations and sends) keeps every answer on its request.
+/// step (which renumbers later operations and sends) keeps every answer on its request. When
+/// that attempt is not open in a shorter candidate, the answer goes to the operation's oldest
+/// open request.
 struct QueueShrinkStep: Hashable, Sendable {
     /// What the step does.
     enum Action: Hashable, Sendable {
@@ -77,7 +79,7 @@ struct QueueShrinkStep: Hashable, Sendable {
                 names.expect(origin: step.origin, as: execution.submittedCount + 1)
                 return .submitCopy(of: names.operation(madeBy: submit) ?? 0)
             case .answer(let submit, let attempt, let reply):
-                let send = names.operation(madeBy: submit).flatMap { execution.sendNumber(operation: $0, attempt: attempt) }
+                let send = names.operation(madeBy: submit).flatMap { execution.openSend(operation: $0, preferring: attempt) }
                 return .answer(send: send ?? 0, reply)
             }
         }
