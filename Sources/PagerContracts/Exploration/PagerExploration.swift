@@ -19,6 +19,10 @@ public enum PagerExploration {
         let index: Int
         let steps: [PagerSchedule.Step]
         let invariant: ContractID
+        /// The delivery mode it failed under (async level).
+        var mode: DeliveryMode? = nil
+        /// What the watchdog said, when the schedule hung.
+        var message: String? = nil
     }
 
     /// Explores a model-level `adapter`.
@@ -43,6 +47,21 @@ public enum PagerExploration {
         options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
         await explore(.model(Adapter.self, comparingWith: Reference.self), options: options)
+    }
+
+    /// Explores an async-level `adapter`: its real async code behind the kit's page source,
+    /// each schedule under one delivery mode picked from the schedule's seed (every mode by
+    /// default), every step settled by evidence, each schedule inside the watchdog.
+    /// - Parameters:
+    ///   - adapter: The adapter type; each schedule gets a fresh subject.
+    ///   - modes: The delivery modes to pick from.
+    ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism, watchdog.
+    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    public static func explore<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
+        options: ExplorationOptions = ExplorationOptions()
+    ) async -> ExplorationResult {
+        await explore(.async(Adapter.self, modes: modes), options: options)
     }
 
     static func explore(_ subject: ExplorationSubject, options: ExplorationOptions) async -> ExplorationResult {
@@ -79,24 +98,10 @@ public enum PagerExploration {
             var stepCount = 0
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
-                var random = SplitMix64.forSchedule(index, of: seed)
-                let execution = await ScheduleExecution.make(subject)
-                await execution.start()
-                var steps: [PagerSchedule.Step] = []
-                var hit: Hit?
-                for _ in 0..<maxSteps {
-                    let step = ScheduleGenerator.randomStep(&random, for: execution)
-                    steps.append(step)
-                    stepCount += 1
-                    do {
-                        try await execution.apply(step)
-                    } catch {
-                        hit = Hit(index: index, steps: steps, invariant: ScheduleExecution.Failure(error).invariant)
-                        break
-                    }
-                }
-                await execution.finish()
-                if let hit { return .init(explored: explored, steps: stepCount, hit: hit) }
+                let trial = ScheduleTrial(subject: subject, index: index, maxSteps: maxSteps, watchdog: options.watchdog)
+                let outcome = await trial.run(seed: seed)
+                stepCount += outcome.steps
+                if let hit = outcome.hit { return .init(explored: explored, steps: stepCount, hit: hit) }
                 // A model-level schedule never suspends: give other work on the cooperative
                 // pool (other tests, their watchdogs) a turn between schedules.
                 await Task.yield()
@@ -193,16 +198,18 @@ public enum PagerExploration {
         _ hit: Hit, _ subject: ExplorationSubject, options: ExplorationOptions
     ) async -> ExplorationFinding {
         var steps = hit.steps
-        if options.shrink {
+        let mode = hit.mode
+        if options.shrink && hit.message == nil {
             func stillFails(_ candidate: [PagerSchedule.Step]) async -> Bool {
-                await PagerSchedule.replay(candidate, against: subject).failure?.invariant == hit.invariant
+                await watchedReplay(candidate, subject, mode: mode, options: options)?.failure?.invariant
+                    == hit.invariant
             }
             // Fewest steps first: drop one step at a time, renumbering the answers after it
             // (plain delta debugging cannot drop a trigger without breaking every later answer).
             var shrinking = true
             while shrinking {
                 shrinking = false
-                let started = await PagerSchedule.replay(steps, against: subject).started
+                let started = await watchedReplay(steps, subject, mode: mode, options: options)?.started ?? []
                 for index in steps.indices.reversed() {
                     let candidate = PagerSchedule.removing(index, from: steps, started: started)
                     if !candidate.isEmpty, await stillFails(candidate) {
@@ -215,20 +222,37 @@ public enum PagerExploration {
             steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler, stillFails: stillFails).steps
         }
         // Drop the steps that were skipped (they changed nothing) and anything after the failure.
-        let replay = await PagerSchedule.replay(steps, against: subject)
-        let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
-        steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+        if hit.message == nil, let replay = await watchedReplay(steps, subject, mode: mode, options: options) {
+            let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
+            let trimmed = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+            // A step skipped under one delivery mode may still shape the `immediate` replay
+            // that plans the answers of `alreadyAvailable`: keep it unless the trimmed
+            // schedule fails the same way.
+            if mode == nil || trimmed.count == steps.count {
+                steps = trimmed
+            } else if await watchedReplay(trimmed, subject, mode: mode, options: options)?.failure?.invariant
+                == hit.invariant
+            {
+                steps = trimmed
+            }
+        }
         let schedule = PagerSchedule(steps)
-        let report = await schedule.run(subject, options: RunOptions(watchdog: options.watchdog))
+        let report = await schedule.run(subject, mode: mode, options: RunOptions(watchdog: options.watchdog))
         let violation = report.outcome.violations.first
         let invariant =
             ContractCatalog.descriptor(hit.invariant)
-            ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
-        let provenance =
+            ?? (hit.invariant == "watchdog"
+                ? ContractDescriptor(
+                    id: hit.invariant, name: "the schedule hung",
+                    rule: "Every step must settle: the subject returns or is provably blocked on the timeline.")
+                : ContractDescriptor(
+                    id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step."))
+        var provenance =
             switch options.strategy {
             case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"
             case .exhaustive(let depth): "exhaustive, depth \(depth)"
             }
+        if let mode { provenance += ", \(mode)" }
         return ExplorationFinding(
             invariant: invariant, tier: violation?.tier ?? .required, report: report,
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
@@ -237,6 +261,18 @@ public enum PagerExploration {
                 typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
                 invariant: invariant,
                 provenance: provenance, originalSteps: hit.steps.count))
+    }
+
+    /// A replay for shrinking; at the async level inside the watchdog (`nil`: it hung, so it
+    /// does not count as failing the same way).
+    private static func watchedReplay(
+        _ steps: [PagerSchedule.Step], _ subject: ExplorationSubject, mode: DeliveryMode?,
+        options: ExplorationOptions
+    ) async -> PagerSchedule.Replay? {
+        guard mode != nil else { return await PagerSchedule.replay(steps, against: subject) }
+        return try? await withWatchdog(limit: options.watchdog, waitingFor: { "a replay while shrinking" }) {
+            await PagerSchedule.replay(steps, against: subject, mode: mode)
+        }
     }
 
     private static func seconds(_ duration: Duration) -> Double {
