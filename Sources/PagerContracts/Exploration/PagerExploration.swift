@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// Explores a pager through generated schedules, checks the invariants I1–I6 after every
 /// step, and shrinks the first failure to a minimal schedule with a paste-ready regression
@@ -67,11 +68,13 @@ public enum PagerExploration {
     static func explore(_ subject: ExplorationSubject, options: ExplorationOptions) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let tally = Tally()
         let search: (explored: Int, steps: Int, hit: Hit?) =
             switch options.strategy {
-            case .random(let seed): await randomSearch(subject, seed: seed, options: options)
+            case .random(let seed): await randomSearch(subject, seed: seed, options: options, tally: tally)
             case .exhaustive(let depth): await exhaustiveSearch(subject, depth: depth, options: options)
             }
+        let skipped = tally.total(upTo: search.hit.map { $0.index / Tally.blockSize })
         let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
         var finding: ExplorationFinding?
         if let hit = search.hit {
@@ -80,15 +83,16 @@ public enum PagerExploration {
         return ExplorationResult(
             subject: subject.name, strategy: options.strategy,
             schedules: search.explored, steps: search.steps, finding: finding,
-            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure)
+            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
+            unobservableTriggers: skipped.unobservable, inapplicableSchedules: skipped.inapplicable)
     }
 
     // MARK: - Strategies
 
     private static func randomSearch(
-        _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions
+        _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions, tally: Tally
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
-        let blockSize = 16
+        let blockSize = Tally.blockSize
         let budget = options.budget
         let maxSteps = options.maxSteps
         return await ParallelSearch.firstHit(
@@ -101,6 +105,7 @@ public enum PagerExploration {
                 let trial = ScheduleTrial(subject: subject, index: index, maxSteps: maxSteps, watchdog: options.watchdog)
                 let outcome = await trial.run(seed: seed)
                 stepCount += outcome.steps
+                tally.add(outcome, block: block)
                 if let hit = outcome.hit { return .init(explored: explored, steps: stepCount, hit: hit) }
                 // A model-level schedule never suspends: give other work on the cooperative
                 // pool (other tests, their watchdogs) a turn between schedules.
@@ -261,6 +266,32 @@ public enum PagerExploration {
                 typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
                 invariant: invariant,
                 provenance: provenance, originalSteps: hit.steps.count))
+    }
+
+    /// What the random search skipped, per block of schedules, so the totals count only the
+    /// blocks the result counts (up to the first hit) and never depend on timing.
+    final class Tally: @unchecked Sendable {
+        static let blockSize = 16
+        private let lock = NSLock()
+        private var blocks: [Int: (unobservable: Int, inapplicable: Int)] = [:]
+
+        func add(_ outcome: ScheduleTrial.Outcome, block: Int) {
+            lock.withLock {
+                var counts = blocks[block] ?? (0, 0)
+                counts.unobservable += outcome.unobservableTriggers
+                counts.inapplicable += outcome.notApplicable ? 1 : 0
+                blocks[block] = counts
+            }
+        }
+
+        /// The totals over blocks `0 ... last` (every block when `nil`).
+        func total(upTo last: Int?) -> (unobservable: Int, inapplicable: Int) {
+            lock.withLock {
+                blocks.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
+                    ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
+                }
+            }
+        }
     }
 
     /// A replay for shrinking; at the async level inside the watchdog (`nil`: it hung, so it

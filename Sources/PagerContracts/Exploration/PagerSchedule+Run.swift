@@ -124,6 +124,8 @@ extension PagerSchedule {
         var started: [Range<Int>] = []
         /// Why the schedule ended early without a finding (it does not apply under the mode).
         var notApplicable: String?
+        /// Triggers skipped because the kit could not have settled them by evidence.
+        var unobservableTriggers = 0
     }
 
     /// Replays `steps` against a fresh subject, stopping at the first failure.
@@ -161,6 +163,7 @@ extension PagerSchedule {
             }
         }
         await execution.finish()
+        replay.unobservableTriggers = execution.unobservableTriggers
         return replay
     }
 }

@@ -19,6 +19,10 @@ struct ScheduleTrial {
     struct Outcome: Sendable {
         var steps: Int
         var hit: PagerExploration.Hit?
+        /// Triggers skipped because the kit could not have settled them by evidence.
+        var unobservableTriggers = 0
+        /// Whether the `alreadyAvailable` replay found the schedule not applicable.
+        var notApplicable = false
     }
 
     /// Runs the trial from `seed`.
@@ -78,18 +82,22 @@ struct ScheduleTrial {
         }
         waits?.setWaiting(for: "the subject's work to end (answering what is open)")
         await execution.finish()
-        guard hit == nil, mode == .alreadyAvailable else { return Outcome(steps: count, hit: hit) }
+        let unobservable = execution.unobservableTriggers
+        guard hit == nil, mode == .alreadyAvailable else {
+            return Outcome(steps: count, hit: hit, unobservableTriggers: unobservable)
+        }
         log?.replaying(steps)
         let replay = await PagerSchedule.replay(steps, against: subject, mode: .alreadyAvailable, plan: plan, waits: waits)
         count += replay.applied.count
-        guard let failure = replay.failure, let failing = replay.failingIndex else {
-            return Outcome(steps: count, hit: nil)
-        }
-        return Outcome(
-            steps: count,
-            hit: PagerExploration.Hit(
+        var outcome = Outcome(
+            steps: count, hit: nil, unobservableTriggers: unobservable + replay.unobservableTriggers,
+            notApplicable: replay.notApplicable != nil)
+        if let failure = replay.failure, let failing = replay.failingIndex {
+            outcome.hit = PagerExploration.Hit(
                 index: index, steps: Array(steps.prefix(failing + 1)), invariant: failure.invariant,
-                mode: .alreadyAvailable))
+                mode: .alreadyAvailable)
+        }
+        return outcome
     }
 
     /// The steps of a trial so far, readable when the watchdog fires.
