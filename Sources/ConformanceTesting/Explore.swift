@@ -56,7 +56,52 @@ public func explore<Adapter: PagerModelAdapter>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     let result = await PagerExploration.explore(adapter, options: options)
-    guard let finding = result.finding else { return result }
+    record(result, strict: strict, sourceLocation: sourceLocation)
+    return result
+}
+
+/// Explores the async `adapter` (your real view model, actor or completion-handler class
+/// behind the kit's page source) through random schedules from `seed`, checks the
+/// invariants I1–I6 after every step, and records the first failure, shrunk, as one issue at
+/// the caller's line: the bug report and the regression test to paste.
+///
+/// ```swift
+/// @Test func myViewModelSurvivesExploration() async {
+///     await explore(FeedViewModelAdapter.self, seed: 7, budget: 500)
+/// }
+/// ```
+///
+/// Each schedule runs under one delivery mode picked from the seed (answers delivered
+/// immediately, from another task, or already available when the load starts), and every
+/// step is settled by evidence, never by time. A trigger the kit could not observe settle
+/// (it could join a load whose every priority rung is spent) is skipped and counted in the
+/// result. The same seed reproduces the same result.
+///
+/// - Parameters:
+///   - adapter: Your async adapter type; every schedule gets a fresh subject.
+///   - seed: The seed of every random choice, the delivery modes included.
+///   - budget: The most schedules to run.
+///   - maxSteps: The length of each schedule.
+///   - modes: The delivery modes to pick from; all of them by default.
+///   - strict: When `false`, a recommended-tier finding is a warning.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: AsyncPagerAdapter>(
+    _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 500, maxSteps: Int = 24,
+    modes: [DeliveryMode] = DeliveryMode.allCases, strict: Bool = true,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    let result = await PagerExploration.explore(
+        adapter, modes: modes,
+        options: ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps))
+    record(result, strict: strict, sourceLocation: sourceLocation)
+    return result
+}
+
+/// Records an exploration's finding, if any, as one issue with the transcript attached.
+private func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
+    guard let finding = result.finding else { return }
     let isError = strict || finding.tier == .required
     let text = result.fullText
     #if compiler(>=6.2)
@@ -66,5 +111,4 @@ public func explore<Adapter: PagerModelAdapter>(
     #else
         if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
     #endif
-    return result
 }

@@ -51,3 +51,36 @@ extension PagerSchedule {
         ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
     }
 }
+
+extension PagerSchedule {
+    /// Replays this schedule against a fresh subject made by the async `adapter`, under each
+    /// delivery mode, and records the first invariant violation as an issue at the caller's
+    /// line: the form of the explorer's printed regression tests for async pagers.
+    ///
+    /// ```swift
+    /// @Test func staleLoadRegression() async {
+    ///     let schedule: PagerSchedule = [
+    ///         .bottomReached,
+    ///         .changeQuery,
+    ///         .deliver(request: 1, rows: [1]),
+    ///     ]
+    ///     await schedule.check(FeedViewModelAdapter.self)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - adapter: Your async adapter type; the kit creates a fresh subject per mode.
+    ///   - modes: The delivery modes to replay under; all of them by default (the
+    ///     `alreadyAvailable` replay learns its answers from an `immediate` replay of the same
+    ///     steps).
+    ///   - options: The watchdog limit; strict by default.
+    ///   - sourceLocation: Where failures point; leave the default.
+    public func check<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
+        options: RunOptions = RunOptions(strict: true),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        let report = await run(against: adapter, options: options, modes: modes)
+        ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+    }
+}

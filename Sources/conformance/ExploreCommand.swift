@@ -90,7 +90,7 @@ func runExplore(arguments: [String]) async -> Int32 {
     var rows: [ExploreRow] = []
     for implementation in selected {
         guard let result = await implementation.explore(options) else {
-            if !json { print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: the explorer drives model-level pagers") }
+            if !json { print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: no explorer drives this implementation") }
             continue
         }
         let row = await ExploreRow(implementation: implementation, result: result)

@@ -22,6 +22,10 @@ struct ExploreRow: Encodable {
     let stepsExecuted: Int
     let seconds: Double
     let secondsToFailure: Double?
+    /// Async pagers: triggers skipped because the kit could not have observed them settle.
+    let unobservableTriggers: Int
+    /// Async pagers: `alreadyAvailable` replays that did not apply and ended early.
+    let inapplicableSchedules: Int
     /// For a mutant: the failing contract of its ledger whose fixed timeline fails soonest.
     let fixedContract: String?
     /// Steps of that timeline up to its failing step.
@@ -45,6 +49,8 @@ struct ExploreRow: Encodable {
         stepsExecuted = result.steps
         seconds = result.seconds
         secondsToFailure = result.secondsToFailure
+        unobservableTriggers = result.unobservableTriggers
+        inapplicableSchedules = result.inapplicableSchedules
         regressionTest = result.finding?.regressionTest
         var fixed: (ContractID, Int)?
         if implementation.kind == .mutant {
@@ -70,8 +76,12 @@ struct ExploreRow: Encodable {
     var line: String {
         let head = "\(implementation) (\(kind))"
         let verdict = ok ? "ok" : "UNEXPECTED"
+        var skipped: [String] = []
+        if unobservableTriggers > 0 { skipped.append("\(unobservableTriggers) unobservable triggers skipped") }
+        if inapplicableSchedules > 0 { skipped.append("\(inapplicableSchedules) schedules not applicable") }
+        let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: ", ") + ")"
         guard found, let invariant, let invariantName, let steps else {
-            return "\(head): no rule failed in \(schedules) schedules, "
+            return "\(head): no rule failed in \(schedules) schedules\(skips), "
                 + String(format: "%.2f s", seconds) + " — \(verdict)"
         }
         let fixed = fixedContract.map { " (fixed timeline \($0): \(fixedSteps ?? 0) steps)" } ?? ""

@@ -2,16 +2,16 @@
 import ConformanceTesting
 import Testing
 
-/// One bundled model-level pager the explorer can drive.
+/// One bundled model-level pager the explorer can drive (async pagers: `AsyncExplorerTests`).
 struct ExplorableCase: Sendable, CustomTestStringConvertible {
     let implementation: ImplementationUnderCheck
 
     var testDescription: String { "\(implementation.name) (\(implementation.kind.rawValue))" }
 
     static let mutants = BundledImplementations.pagers
-        .filter { $0.kind == .mutant && $0.isExplorable }.map(ExplorableCase.init)
+        .filter { $0.kind == .mutant && $0.level == .model && $0.isExplorable }.map(ExplorableCase.init)
     static let correct = BundledImplementations.pagers
-        .filter { $0.kind != .mutant && $0.isExplorable }.map(ExplorableCase.init)
+        .filter { $0.kind != .mutant && $0.level == .model && $0.isExplorable }.map(ExplorableCase.init)
 }
 
 /// The explorer is told nothing about which contract a mutant breaks: "found" means some

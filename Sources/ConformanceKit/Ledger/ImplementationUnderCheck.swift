@@ -49,7 +49,8 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
         self.exploreSchedules = explore
     }
 
-    /// Whether the explorer can drive this implementation (model-level pagers today).
+    /// Whether the explorer can drive this implementation (pagers at the model and async
+    /// levels, and write queues).
     public var isExplorable: Bool { exploreSchedules != nil }
 
     /// Explores generated schedules against the exploration invariants.

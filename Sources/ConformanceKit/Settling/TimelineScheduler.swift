@@ -124,6 +124,35 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         return number
     }
 
+    /// Why a trigger started now might not be observable, or `nil` when whatever it does
+    /// produces an event: it starts on a rung strictly above every parked task (so a join
+    /// escalates the parked task) and one rung is left above that (so a load it spawns and
+    /// then awaits can be found by a probe).
+    ///
+    /// Escalation only raises a task's priority and only five raw priorities exist, so every
+    /// join of one parked load spends a rung: a load joined by four triggers in a row sits at
+    /// the top rung, and a fifth trigger that joins it neither parks, returns nor escalates
+    /// anything. The contracts' timelines stay far below that; a generated schedule can reach
+    /// it, so the explorer asks before each trigger and skips the ones the kit could not see.
+    /// Without escalation (older toolchains and OSes) a trigger is observable only while no
+    /// async request is parked.
+    public var nextTriggerUnobservable: String? {
+        lock.withLock {
+            let parked = records.filter { $0.parked && !$0.isCallback }
+            guard !parked.isEmpty else { return nil }
+            guard usesEscalation else {
+                return "a request is parked and priority escalation is unavailable here, so a trigger that joins its load could not be seen"
+            }
+            let floor = parked.map(\.priority).max() ?? 0
+            let rungs = Self.ladder.filter { $0 > floor }
+            guard rungs.count < 2 else { return nil }
+            let top = parked.filter { $0.priority == floor }.map { "#\($0.number)" }.joined(separator: ", ")
+            return "request \(top) is parked at priority \(floor) after earlier joins and probes; "
+                + "a trigger that joined its load now could not be seen (only the raw priorities "
+                + Self.ladder.map(String.init).joined(separator: ", ") + " exist)"
+        }
+    }
+
     /// Whether trigger `number` has returned, and the error it threw, if any.
     public func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
         lock.withLock { (triggers[number]?.returned ?? false, triggers[number]?.error) }

@@ -3,9 +3,9 @@ import ConformanceKit
 /// How the explorer makes a fresh subject for each schedule, behind the `PagerDriving` seam.
 /// Every schedule gets a new driver, and the explorer ends it with `finish()`.
 ///
-/// Only the model level is offered today: driving ``AsyncPagerDriver`` through generated
-/// schedules hung on some of them (a stale answer to a load the subject had cancelled, then a
-/// bottom trigger that never settled), so the async level waits for that to be understood.
+/// A model-level subject has no delivery modes. An async-level subject is explored under the
+/// delivery modes it lists, one per schedule, picked from the schedule's seed; its driver is
+/// an ``AsyncPagerDriver`` with a scheduler of its own.
 struct ExplorationSubject: Sendable {
     /// The adapter's name, for reports.
     let name: String
@@ -13,8 +13,11 @@ struct ExplorationSubject: Sendable {
     let typeName: String
     /// The adapter's module, for the printed regression test.
     let module: String
-    /// Creates a fresh driver wired to `recorder`.
-    let makeDriver: @Sendable (TimelineRecorder) async -> any PagerDriving
+    /// The delivery modes to explore (async level); empty at the model level.
+    let modes: [DeliveryMode]
+    /// Creates a fresh driver wired to `recorder`, under a delivery mode (async level only),
+    /// with the answers an `alreadyAvailable` run hands over at registration.
+    let makeDriver: @Sendable (TimelineRecorder, DeliveryMode?, AnswerPlan) async -> any PagerDriving
     /// The reference for the differential check, if any: its name and a fresh driver.
     var reference: (name: String, makeDriver: @Sendable () async -> any PagerDriving)?
 
@@ -22,7 +25,8 @@ struct ExplorationSubject: Sendable {
     static func model<Adapter: PagerModelAdapter>(_ adapter: Adapter.Type) -> ExplorationSubject {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
-            module: moduleName(of: Adapter.self), makeDriver: { _ in ModelPagerDriver<Adapter>() })
+            module: moduleName(of: Adapter.self), modes: [],
+            makeDriver: { _, _, _ in ModelPagerDriver<Adapter>() })
     }
 
     /// A model-level adapter compared, step by step, with a model-level reference.
@@ -32,6 +36,21 @@ struct ExplorationSubject: Sendable {
         var subject = model(Adapter.self)
         subject.reference = (String(describing: Reference.self), { ModelPagerDriver<Reference>() })
         return subject
+    }
+
+    /// An async-level adapter: its real async code behind the kit's page source, settled by
+    /// evidence, explored under `modes`.
+    static func async<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases
+    ) -> ExplorationSubject {
+        ExplorationSubject(
+            name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
+            module: moduleName(of: Adapter.self), modes: modes.isEmpty ? [.immediate] : modes,
+            makeDriver: { recorder, mode, plan in
+                let driver = AsyncPagerDriver<Adapter>(mode: mode ?? .immediate, plan: plan, snapshotsObserve: false)
+                await driver.prepare(recorder: recorder)
+                return driver
+            })
     }
 
     private static func moduleName(of type: Any.Type) -> String {

@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// Explores a pager through generated schedules, checks the invariants I1–I6 after every
 /// step, and shrinks the first failure to a minimal schedule with a paste-ready regression
@@ -19,6 +20,10 @@ public enum PagerExploration {
         let index: Int
         let steps: [PagerSchedule.Step]
         let invariant: ContractID
+        /// The delivery mode it failed under (async level).
+        var mode: DeliveryMode? = nil
+        /// What the watchdog said, when the schedule hung.
+        var message: String? = nil
     }
 
     /// Explores a model-level `adapter`.
@@ -45,14 +50,31 @@ public enum PagerExploration {
         await explore(.model(Adapter.self, comparingWith: Reference.self), options: options)
     }
 
+    /// Explores an async-level `adapter`: its real async code behind the kit's page source,
+    /// each schedule under one delivery mode picked from the schedule's seed (every mode by
+    /// default), every step settled by evidence, each schedule inside the watchdog.
+    /// - Parameters:
+    ///   - adapter: The adapter type; each schedule gets a fresh subject.
+    ///   - modes: The delivery modes to pick from.
+    ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism, watchdog.
+    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    public static func explore<Adapter: AsyncPagerAdapter>(
+        _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
+        options: ExplorationOptions = ExplorationOptions()
+    ) async -> ExplorationResult {
+        await explore(.async(Adapter.self, modes: modes), options: options)
+    }
+
     static func explore(_ subject: ExplorationSubject, options: ExplorationOptions) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
+        let tally = Tally()
         let search: (explored: Int, steps: Int, hit: Hit?) =
             switch options.strategy {
-            case .random(let seed): await randomSearch(subject, seed: seed, options: options)
+            case .random(let seed): await randomSearch(subject, seed: seed, options: options, tally: tally)
             case .exhaustive(let depth): await exhaustiveSearch(subject, depth: depth, options: options)
             }
+        let skipped = tally.total(upTo: search.hit.map { $0.index / Tally.blockSize })
         let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
         var finding: ExplorationFinding?
         if let hit = search.hit {
@@ -61,15 +83,16 @@ public enum PagerExploration {
         return ExplorationResult(
             subject: subject.name, strategy: options.strategy,
             schedules: search.explored, steps: search.steps, finding: finding,
-            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure)
+            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
+            unobservableTriggers: skipped.unobservable, inapplicableSchedules: skipped.inapplicable)
     }
 
     // MARK: - Strategies
 
     private static func randomSearch(
-        _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions
+        _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions, tally: Tally
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
-        let blockSize = 16
+        let blockSize = Tally.blockSize
         let budget = options.budget
         let maxSteps = options.maxSteps
         return await ParallelSearch.firstHit(
@@ -79,24 +102,11 @@ public enum PagerExploration {
             var stepCount = 0
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
-                var random = SplitMix64.forSchedule(index, of: seed)
-                let execution = await ScheduleExecution.make(subject)
-                await execution.start()
-                var steps: [PagerSchedule.Step] = []
-                var hit: Hit?
-                for _ in 0..<maxSteps {
-                    let step = ScheduleGenerator.randomStep(&random, for: execution)
-                    steps.append(step)
-                    stepCount += 1
-                    do {
-                        try await execution.apply(step)
-                    } catch {
-                        hit = Hit(index: index, steps: steps, invariant: ScheduleExecution.Failure(error).invariant)
-                        break
-                    }
-                }
-                await execution.finish()
-                if let hit { return .init(explored: explored, steps: stepCount, hit: hit) }
+                let trial = ScheduleTrial(subject: subject, index: index, maxSteps: maxSteps, watchdog: options.watchdog)
+                let outcome = await trial.run(seed: seed)
+                stepCount += outcome.steps
+                tally.add(outcome, block: block)
+                if let hit = outcome.hit { return .init(explored: explored, steps: stepCount, hit: hit) }
                 // A model-level schedule never suspends: give other work on the cooperative
                 // pool (other tests, their watchdogs) a turn between schedules.
                 await Task.yield()
@@ -193,16 +203,18 @@ public enum PagerExploration {
         _ hit: Hit, _ subject: ExplorationSubject, options: ExplorationOptions
     ) async -> ExplorationFinding {
         var steps = hit.steps
-        if options.shrink {
+        let mode = hit.mode
+        if options.shrink && hit.message == nil {
             func stillFails(_ candidate: [PagerSchedule.Step]) async -> Bool {
-                await PagerSchedule.replay(candidate, against: subject).failure?.invariant == hit.invariant
+                await watchedReplay(candidate, subject, mode: mode, options: options)?.failure?.invariant
+                    == hit.invariant
             }
             // Fewest steps first: drop one step at a time, renumbering the answers after it
             // (plain delta debugging cannot drop a trigger without breaking every later answer).
             var shrinking = true
             while shrinking {
                 shrinking = false
-                let started = await PagerSchedule.replay(steps, against: subject).started
+                let started = await watchedReplay(steps, subject, mode: mode, options: options)?.started ?? []
                 for index in steps.indices.reversed() {
                     let candidate = PagerSchedule.removing(index, from: steps, started: started)
                     if !candidate.isEmpty, await stillFails(candidate) {
@@ -215,20 +227,37 @@ public enum PagerExploration {
             steps = await ScheduleShrinker.shrink(steps, simpler: ScheduleGenerator.simpler, stillFails: stillFails).steps
         }
         // Drop the steps that were skipped (they changed nothing) and anything after the failure.
-        let replay = await PagerSchedule.replay(steps, against: subject)
-        let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
-        steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+        if hit.message == nil, let replay = await watchedReplay(steps, subject, mode: mode, options: options) {
+            let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
+            let trimmed = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+            // A step skipped under one delivery mode may still shape the `immediate` replay
+            // that plans the answers of `alreadyAvailable`: keep it unless the trimmed
+            // schedule fails the same way.
+            if mode == nil || trimmed.count == steps.count {
+                steps = trimmed
+            } else if await watchedReplay(trimmed, subject, mode: mode, options: options)?.failure?.invariant
+                == hit.invariant
+            {
+                steps = trimmed
+            }
+        }
         let schedule = PagerSchedule(steps)
-        let report = await schedule.run(subject, options: RunOptions(watchdog: options.watchdog))
+        let report = await schedule.run(subject, mode: mode, options: RunOptions(watchdog: options.watchdog))
         let violation = report.outcome.violations.first
         let invariant =
             ContractCatalog.descriptor(hit.invariant)
-            ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
-        let provenance =
+            ?? (hit.invariant == "watchdog"
+                ? ContractDescriptor(
+                    id: hit.invariant, name: "the schedule hung",
+                    rule: "Every step must settle: the subject returns or is provably blocked on the timeline.")
+                : ContractDescriptor(
+                    id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step."))
+        var provenance =
             switch options.strategy {
             case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"
             case .exhaustive(let depth): "exhaustive, depth \(depth)"
             }
+        if let mode { provenance += ", \(mode)" }
         return ExplorationFinding(
             invariant: invariant, tier: violation?.tier ?? .required, report: report,
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
@@ -237,6 +266,44 @@ public enum PagerExploration {
                 typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
                 invariant: invariant,
                 provenance: provenance, originalSteps: hit.steps.count))
+    }
+
+    /// What the random search skipped, per block of schedules, so the totals count only the
+    /// blocks the result counts (up to the first hit) and never depend on timing.
+    final class Tally: @unchecked Sendable {
+        static let blockSize = 16
+        private let lock = NSLock()
+        private var blocks: [Int: (unobservable: Int, inapplicable: Int)] = [:]
+
+        func add(_ outcome: ScheduleTrial.Outcome, block: Int) {
+            lock.withLock {
+                var counts = blocks[block] ?? (0, 0)
+                counts.unobservable += outcome.unobservableTriggers
+                counts.inapplicable += outcome.notApplicable ? 1 : 0
+                blocks[block] = counts
+            }
+        }
+
+        /// The totals over blocks `0 ... last` (every block when `nil`).
+        func total(upTo last: Int?) -> (unobservable: Int, inapplicable: Int) {
+            lock.withLock {
+                blocks.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
+                    ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
+                }
+            }
+        }
+    }
+
+    /// A replay for shrinking; at the async level inside the watchdog (`nil`: it hung, so it
+    /// does not count as failing the same way).
+    private static func watchedReplay(
+        _ steps: [PagerSchedule.Step], _ subject: ExplorationSubject, mode: DeliveryMode?,
+        options: ExplorationOptions
+    ) async -> PagerSchedule.Replay? {
+        guard mode != nil else { return await PagerSchedule.replay(steps, against: subject) }
+        return try? await withWatchdog(limit: options.watchdog, waitingFor: { "a replay while shrinking" }) {
+            await PagerSchedule.replay(steps, against: subject, mode: mode)
+        }
     }
 
     private static func seconds(_ duration: Duration) -> Double {

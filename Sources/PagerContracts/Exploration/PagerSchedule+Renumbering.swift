@@ -7,6 +7,14 @@ extension PagerSchedule.Step {
         }
     }
 
+    /// Whether this step is a first answer (a page or a failure, not a second delivery).
+    var isFirstAnswer: Bool {
+        switch self {
+        case .deliver, .fail: true
+        default: false
+        }
+    }
+
     /// The same step answering request `number` instead.
     func answering(_ number: Int) -> Self {
         switch self {

@@ -37,9 +37,42 @@ extension PagerSchedule {
         await run(.model(Adapter.self, comparingWith: Reference.self), options: options)
     }
 
-    func run(_ subject: ExplorationSubject, options: RunOptions) async -> ContractReport {
-        await ContractRun.execute(Self.invariants, subject: subject.name, watchdog: options.watchdog) { recorder in
-            let execution = await ScheduleExecution.make(subject, recorder: recorder)
+    /// Replays this schedule against a fresh subject made by the async `adapter`, once per
+    /// delivery mode, checks the invariants I1–I6 after every step, and returns the first
+    /// failing run's report (or a pass).
+    ///
+    /// Under `alreadyAvailable` delivery, every answer the schedule gives right after the step
+    /// that made its request is handed over the moment the load starts (learned from an
+    /// `immediate` replay of the same steps), and the state is checked after that answer step.
+    /// - Parameters:
+    ///   - adapter: The adapter type; the kit creates a fresh subject per run.
+    ///   - options: The watchdog limit.
+    ///   - modes: The delivery modes to replay under; all of them by default.
+    /// - Returns: Passed, or failed with the first invariant violation and the transcript up
+    ///   to it; the subject named in the report says the mode.
+    public func run<Adapter: AsyncPagerAdapter>(
+        against adapter: Adapter.Type, options: RunOptions = RunOptions(),
+        modes: [DeliveryMode] = DeliveryMode.allCases
+    ) async -> ContractReport {
+        let subject = ExplorationSubject.async(Adapter.self)
+        var last: ContractReport?
+        for mode in modes {
+            let report = await run(subject, mode: mode, options: options)
+            guard case .passed = report.outcome else { return report }
+            last = report
+        }
+        return ContractReport(
+            contract: Self.invariants, subject: subject.name, outcome: .passed,
+            transcript: last?.transcript ?? Transcript(), notes: last?.notes ?? [])
+    }
+
+    func run(_ subject: ExplorationSubject, mode: DeliveryMode? = nil, options: RunOptions) async -> ContractReport {
+        let name = mode.map { "\(subject.name) (\($0))" } ?? subject.name
+        return await ContractRun.execute(Self.invariants, subject: name, watchdog: options.watchdog) { recorder in
+            let plan =
+                mode == .alreadyAvailable
+                ? await Self.recordPlan(steps, against: subject, waits: recorder) : AnswerPlan()
+            let execution = await ScheduleExecution.make(subject, mode: mode, plan: plan, recorder: recorder)
             await execution.start()
             recorder.record("start: query A ⇒ \(execution.state)")
             do {
@@ -52,6 +85,8 @@ extension PagerSchedule {
                 var violation = failure.violation
                 violation.step = violation.step.map { $0 + 1 }
                 throw recorder.fail(violation)
+            } catch let notApplicable as ScheduleExecution.NotApplicable {
+                recorder.note("The schedule ended early: \(notApplicable.reason).")
             } catch {
                 await execution.finish()
                 throw error
@@ -60,8 +95,25 @@ extension PagerSchedule {
         }
     }
 
+    /// The answers an `immediate` replay of `steps` gives right after the step that made each
+    /// request: what an `alreadyAvailable` replay hands over at registration. The replay goes
+    /// on past a failing step, so the plan covers every step.
+    static func recordPlan(
+        _ steps: [Step], against subject: ExplorationSubject, waits: TimelineRecorder? = nil
+    ) async -> AnswerPlan {
+        let plan = AnswerPlan()
+        let execution = await ScheduleExecution.make(subject, mode: .immediate, plan: plan, waits: waits)
+        await execution.start()
+        for (index, step) in steps.enumerated() {
+            waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (immediate, recording the answers to hand over)")
+            _ = try? await execution.apply(step)
+        }
+        await execution.finish()
+        return plan
+    }
+
     /// The result of replaying a schedule without a transcript, as the search does.
-    struct Replay {
+    struct Replay: Sendable {
         /// The failed invariant, if any.
         var failure: ScheduleExecution.Failure?
         /// The index of the failing step.
@@ -70,18 +122,38 @@ extension PagerSchedule {
         var applied: [Bool]
         /// The numbers of the requests each step started.
         var started: [Range<Int>] = []
+        /// Why the schedule ended early without a finding (it does not apply under the mode).
+        var notApplicable: String?
+        /// Triggers skipped because the kit could not have settled them by evidence.
+        var unobservableTriggers = 0
     }
 
     /// Replays `steps` against a fresh subject, stopping at the first failure.
-    static func replay(_ steps: [Step], against subject: ExplorationSubject) async -> Replay {
-        let execution = await ScheduleExecution.make(subject)
+    /// - Parameters:
+    ///   - mode: The delivery mode (async level).
+    ///   - plan: For `alreadyAvailable`, the answers to hand over at registration; recorded
+    ///     from an `immediate` replay when not given.
+    ///   - waits: Where to say what the replay waits for, for a watchdog.
+    static func replay(
+        _ steps: [Step], against subject: ExplorationSubject, mode: DeliveryMode? = nil,
+        plan: AnswerPlan? = nil, waits: TimelineRecorder? = nil
+    ) async -> Replay {
+        var answers = plan ?? AnswerPlan()
+        if plan == nil, mode == .alreadyAvailable {
+            answers = await recordPlan(steps, against: subject, waits: waits)
+        }
+        let execution = await ScheduleExecution.make(subject, mode: mode, plan: answers, waits: waits)
         await execution.start()
         var replay = Replay(failure: nil, failingIndex: nil, applied: [])
         for (index, step) in steps.enumerated() {
+            waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (\(mode.map { "\($0)" } ?? "model"), replay)")
             let first = execution.requests.count + 1
             do {
                 replay.applied.append(try await execution.apply(step))
                 replay.started.append(first..<(execution.requests.count + 1))
+            } catch let notApplicable as ScheduleExecution.NotApplicable {
+                replay.notApplicable = notApplicable.reason
+                break
             } catch {
                 replay.applied.append(true)
                 replay.started.append(first..<(execution.requests.count + 1))
@@ -91,6 +163,7 @@ extension PagerSchedule {
             }
         }
         await execution.finish()
+        replay.unobservableTriggers = execution.unobservableTriggers
         return replay
     }
 }

@@ -44,6 +44,12 @@ final class ScheduleExecution {
         }
     }
 
+    /// A schedule that does not apply under the delivery mode it is replayed in: not a
+    /// finding, the replay just ends.
+    struct NotApplicable: Error {
+        let reason: String
+    }
+
     /// A failed invariant, ready for the report.
     struct Failure: Error {
         let invariant: ContractID
@@ -78,6 +84,8 @@ final class ScheduleExecution {
     private(set) var query = "A"
     private(set) var state = PagerState(visible: [])
     private(set) var stepsTaken = 0
+    /// Triggers skipped because the kit could not have settled them by evidence.
+    private(set) var unobservableTriggers = 0
 
     // The oracle of the current generation.
     private(set) var accepted: [Int] = []
@@ -100,10 +108,22 @@ final class ScheduleExecution {
         self.recorder = recorder
     }
 
-    /// A fresh execution over a fresh driver for `subject`, without a transcript.
-    static func make(_ subject: ExplorationSubject, recorder: TimelineRecorder? = nil) async -> ScheduleExecution {
+    /// A fresh execution over a fresh driver for `subject`, without a transcript unless
+    /// `recorder` is given.
+    /// - Parameters:
+    ///   - mode: The delivery mode (async level; ignored at the model level).
+    ///   - plan: The answers an `alreadyAvailable` run hands over at registration, recorded by
+    ///     an `immediate` run of the same steps.
+    ///   - recorder: The transcript, for a report.
+    ///   - waits: Without a transcript, where the driver says what it waits for, so a
+    ///     watchdog can quote it.
+    static func make(
+        _ subject: ExplorationSubject, mode: DeliveryMode? = nil, plan: AnswerPlan = AnswerPlan(),
+        recorder: TimelineRecorder? = nil, waits: TimelineRecorder? = nil
+    ) async -> ScheduleExecution {
+        let wired = recorder ?? waits ?? TimelineRecorder(tier: .required)
         let execution = ScheduleExecution(
-            driver: await subject.makeDriver(recorder ?? TimelineRecorder(tier: .required)), recorder: recorder)
+            driver: await subject.makeDriver(wired, mode, plan), recorder: recorder)
         if let reference = subject.reference {
             execution.shadow = ScheduleExecution(driver: await reference.makeDriver(), recorder: nil)
             execution.shadowName = reference.name
@@ -166,6 +186,19 @@ final class ScheduleExecution {
         let before = state
         var text = ""
         var staleAnswer: Request?
+        let planned = driver.plannedAnswers
+        if !planned.isEmpty, !(step.isFirstAnswer && planned.contains(step.request ?? 0)) {
+            // The subject already holds the answer to a request, but this step does not give
+            // it: the steps before were skipped differently from the `immediate` replay that
+            // planned the answers, so this schedule does not apply under this delivery.
+            throw NotApplicable(
+                reason: "under answers already available, \(step.swiftCode) came where the planned answer to request #\(planned[0]) was due")
+        }
+        if step.request == nil, let reason = driver.triggerUnobservable {
+            unobservableTriggers += 1
+            return skip(step, reason)
+        }
+        let requestsBefore = requests.count
         switch step {
         case .bottomReached:
             text = "bottom reached" + (try await fire(.bottomReached))
@@ -224,13 +257,23 @@ final class ScheduleExecution {
             text = "answer \(describe(request))\(staleNote(request)): failure: \(failure)"
                 + (try await answer(index, with: .failure(failure)))
         }
+        if !driver.plannedAnswers.isEmpty {
+            // The subject already holds an answer the schedule gives at a later step: what it
+            // shows now is checked together with that step.
+            let notes = driver.takeNotes()
+            recorder?.record(
+                text + notes.map { " (\($0))" }.joined() + " ⇒ checked after the answer already available")
+            try checkPendingRequestFailure()
+            return true
+        }
         state = await driver.state()
         let notes = driver.takeNotes()
         if let recorder {
             recorder.record(text + notes.map { " (\($0))" }.joined() + " ⇒ \(state)")
         }
         try checkPendingRequestFailure()
-        try checkState(before: before, staleAnswer: staleAnswer)
+        let startedCurrent = requests[requestsBefore...].contains { $0.generation == generation }
+        try checkState(before: before, staleAnswer: staleAnswer, startedCurrentRequest: startedCurrent)
         try await compareWithReference(step)
         return true
     }
@@ -255,6 +298,7 @@ final class ScheduleExecution {
     }
 
     private func skip(_ step: PagerSchedule.Step, _ reason: String) -> Bool {
+        driver.stepSkipped()
         recorder?.record("\(step.swiftCode) skipped: \(reason)")
         shadow = nil  // the reference may not skip it: the two are no longer comparable
         return false

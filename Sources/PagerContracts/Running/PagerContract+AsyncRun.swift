@@ -53,7 +53,8 @@ extension PagerContract {
 }
 
 extension ImplementationUnderCheck {
-    /// A bundled pager driven at the async level through `adapter`, under every delivery mode.
+    /// A bundled pager driven at the async level through `adapter`, under every delivery mode;
+    /// the explorer drives it too, picking one delivery mode per schedule from the seed.
     public static func asyncPager<Adapter: AsyncPagerAdapter>(
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
         ledger: Ledger = []
@@ -62,6 +63,7 @@ extension ImplementationUnderCheck {
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
             kind: kind, level: .async, summary: summary, ledger: ledger,
             applicability: { $0.applicability(for: Adapter.capabilities, level: .async) },
-            run: { contract, options in await contract.run(against: Adapter.self, options: options) })
+            run: { contract, options in await contract.run(against: Adapter.self, options: options) },
+            explore: { options in await PagerExploration.explore(Adapter.self, options: options) })
     }
 }

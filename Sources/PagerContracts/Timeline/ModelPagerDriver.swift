@@ -6,6 +6,9 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
 
     var capabilities: PagerCapabilities { Adapter.capabilities }
     var canDeliverTwice: Bool { true }
+    var plannedAnswers: [Int] { [] }
+    func stepSkipped() {}
+    var triggerUnobservable: String? { nil }
 
     func takeNotes() -> [String] { [] }
     func finish() async {}

@@ -11,11 +11,24 @@ protocol PagerDriving: AnyObject {
     /// twice). An async/await load resumes exactly once.
     var canDeliverTwice: Bool { get }
 
+    /// Why a trigger fired now could not be settled by evidence, if so (async level, see
+    /// `TimelineScheduler.nextTriggerUnobservable`); `nil` when it can.
+    var triggerUnobservable: String? { get }
+
     /// Fires a trigger and returns what it started once the subject is settled.
     func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome
 
     /// Answers request `index` and returns any requests the answer made the pager start.
     func answer(request index: Int, with answer: PageAnswer) async throws -> [PagePosition]
+
+    /// The requests (numbered from 1, in timeline order) whose answer the subject already
+    /// holds while the timeline gives it only at its next step (`alreadyAvailable` delivery):
+    /// the state is checked after that step, not before.
+    var plannedAnswers: [Int] { get }
+
+    /// Tells the driver a step was skipped: it did nothing, but it stands between a request
+    /// and its answer, so that answer was not given right after the request.
+    func stepSkipped()
 
     /// What the user sees now, in the kit's terms.
     func state() async -> PagerState

@@ -1,0 +1,118 @@
+import ConformanceKit
+import Foundation
+
+/// One schedule of a random search: generated step by step from its own generator and
+/// checked after every step; at the async level, run under the delivery mode its generator
+/// picks first, inside the watchdog.
+///
+/// An `alreadyAvailable` schedule is generated under `immediate` delivery (which records, as
+/// the contracts do, the answers given right after the step that made each request) and then
+/// replayed with those answers handed over at registration. The result depends only on the
+/// seed and the schedule's index.
+struct ScheduleTrial {
+    let subject: ExplorationSubject
+    let index: Int
+    let maxSteps: Int
+    let watchdog: Duration
+
+    /// What the trial did: steps executed, and its failure, if any.
+    struct Outcome: Sendable {
+        var steps: Int
+        var hit: PagerExploration.Hit?
+        /// Triggers skipped because the kit could not have settled them by evidence.
+        var unobservableTriggers = 0
+        /// Whether the `alreadyAvailable` replay found the schedule not applicable.
+        var notApplicable = false
+    }
+
+    /// Runs the trial from `seed`.
+    func run(seed: UInt64) async -> Outcome {
+        var random = SplitMix64.forSchedule(index, of: seed)
+        guard !subject.modes.isEmpty else {
+            return await generate(&random, mode: nil, plan: AnswerPlan(), waits: nil, log: nil)
+        }
+        let mode = subject.modes[random.below(subject.modes.count)]
+        let waits = TimelineRecorder(tier: .required)
+        let log = StepLog()
+        let (subject, index, maxSteps) = (self.subject, self.index, self.maxSteps)
+        let start = random
+        do {
+            return try await withWatchdog(limit: watchdog, waitingFor: { waits.currentWait }) {
+                var random = start
+                let trial = ScheduleTrial(subject: subject, index: index, maxSteps: maxSteps, watchdog: .zero)
+                return await trial.generate(&random, mode: mode, plan: AnswerPlan(), waits: waits, log: log)
+            }
+        } catch {
+            // Only the watchdog throws here: the trial hung. A finding for a mutant; for a
+            // correct subject, a defect of the kit's settling (the explorer's tests fail on it).
+            let steps = log.steps
+            return Outcome(
+                steps: steps.count,
+                hit: PagerExploration.Hit(
+                    index: index, steps: steps, invariant: "watchdog", mode: mode,
+                    message: String(describing: error)))
+        }
+    }
+
+    /// Generates and applies up to `maxSteps` steps; for `alreadyAvailable`, then replays them.
+    private func generate(
+        _ random: inout SplitMix64, mode: DeliveryMode?, plan: AnswerPlan, waits: TimelineRecorder?,
+        log: StepLog?
+    ) async -> Outcome {
+        let generationMode: DeliveryMode? = mode == .alreadyAvailable ? .immediate : mode
+        let execution = await ScheduleExecution.make(subject, mode: generationMode, plan: plan, waits: waits)
+        await execution.start()
+        var steps: [PagerSchedule.Step] = []
+        var count = 0
+        var hit: PagerExploration.Hit?
+        for _ in 0..<maxSteps {
+            let step = ScheduleGenerator.randomStep(&random, for: execution)
+            steps.append(step)
+            log?.append(step)
+            count += 1
+            waits?.setWaiting(for: "the pager to handle step \(steps.count), \(step.swiftCode) (\(generationMode.map { "\($0)" } ?? "model"))")
+            do {
+                try await execution.apply(step)
+            } catch {
+                hit = PagerExploration.Hit(
+                    index: index, steps: steps, invariant: ScheduleExecution.Failure(error).invariant,
+                    mode: generationMode)
+                break
+            }
+        }
+        waits?.setWaiting(for: "the subject's work to end (answering what is open)")
+        await execution.finish()
+        let unobservable = execution.unobservableTriggers
+        guard hit == nil, mode == .alreadyAvailable else {
+            return Outcome(steps: count, hit: hit, unobservableTriggers: unobservable)
+        }
+        log?.replaying(steps)
+        let replay = await PagerSchedule.replay(steps, against: subject, mode: .alreadyAvailable, plan: plan, waits: waits)
+        count += replay.applied.count
+        var outcome = Outcome(
+            steps: count, hit: nil, unobservableTriggers: unobservable + replay.unobservableTriggers,
+            notApplicable: replay.notApplicable != nil)
+        if let failure = replay.failure, let failing = replay.failingIndex {
+            outcome.hit = PagerExploration.Hit(
+                index: index, steps: Array(steps.prefix(failing + 1)), invariant: failure.invariant,
+                mode: .alreadyAvailable)
+        }
+        return outcome
+    }
+
+    /// The steps of a trial so far, readable when the watchdog fires.
+    private final class StepLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [PagerSchedule.Step] = []
+
+        var steps: [PagerSchedule.Step] { lock.withLock { list } }
+
+        func append(_ step: PagerSchedule.Step) {
+            lock.withLock { list.append(step) }
+        }
+
+        func replaying(_ steps: [PagerSchedule.Step]) {
+            lock.withLock { list = steps }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+@testable import BundledImplementations
+import ConformanceTesting
+import Testing
+
+/// One bundled async-level pager the explorer drives.
+struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
+    let implementation: ImplementationUnderCheck
+
+    var testDescription: String { "\(implementation.name) (\(implementation.kind.rawValue))" }
+
+    static let mutants = BundledImplementations.pagers
+        .filter { $0.kind == .mutant && $0.level == .async }.map(AsyncExplorableCase.init)
+    static let adopters = BundledImplementations.pagers
+        .filter { $0.kind != .mutant && $0.level == .async }.map(AsyncExplorableCase.init)
+}
+
+/// The explorer drives real async code (view models, actors, completion handlers) behind the
+/// kit's page source: it must find every async mutant with a schedule no longer than the fixed
+/// contract timeline that catches it, flag no correct adopter, and never hang.
+@Suite struct AsyncExplorerTests {
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000)
+
+    @Test func everyBundledAsyncPagerIsExplorable() {
+        #expect(AsyncExplorableCase.mutants.count == 3)
+        #expect(AsyncExplorableCase.adopters.count == 5)
+        let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
+        #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
+    }
+
+    @Test(arguments: AsyncExplorableCase.mutants)
+    func explorerFindsTheAsyncMutant(_ mutant: AsyncExplorableCase) async throws {
+        let implementation = mutant.implementation
+        let result = try #require(await implementation.explore(Self.options))
+        let finding = try #require(result.finding, "\(result.headline)")
+        #expect(finding.invariant.id.family == "I")
+        let violation = try #require(finding.report.outcome.violations.first)
+        #expect(violation.summary.hasPrefix(finding.invariant.title + ": Expected"))
+        // No longer than the shortest fixed contract timeline of its ledger that fails.
+        var fixed = Int.max
+        for entry in implementation.ledger.entries {
+            if let step = await implementation.run(entry.contract).outcome.violations.first?.step {
+                fixed = min(fixed, step)
+            }
+        }
+        #expect(finding.shrunkSteps <= fixed, "shrunk schedule:\n\(finding.scheduleLiteral)")
+    }
+
+    @Test func theCallbackMutantFailsOnlyWhenAnswersAreAlreadyAvailable() async throws {
+        let options = ExplorationOptions(strategy: .random(seed: 1), budget: 300)
+        let found = await PagerExploration.explore(
+            CallbackControllerThatMarksLoadingAfterTheCallAdapter.self, options: options)
+        let finding = try #require(found.finding)
+        #expect(finding.report.subject.contains("\(DeliveryMode.alreadyAvailable)"))
+        let silent = await PagerExploration.explore(
+            CallbackControllerThatMarksLoadingAfterTheCallAdapter.self, modes: [.immediate, .fromAnotherTask],
+            options: options)
+        #expect(silent.finding == nil, "\(silent.fullText)")
+        #expect(silent.schedules == 300)
+    }
+
+    @Test(arguments: AsyncExplorableCase.adopters)
+    func explorerStaysSilentOnCorrectAsyncAdopters(_ adopter: AsyncExplorableCase) async throws {
+        let options = ExplorationOptions(strategy: .random(seed: 3), budget: 1_000)
+        let result = try #require(await adopter.implementation.explore(options))
+        // A watchdog here would be a defect of the kit's settling, reported as a finding.
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.schedules == options.budget)
+    }
+
+    @Test func theSameSeedGivesTheSameResultTwice() async throws {
+        let options = ExplorationOptions(strategy: .random(seed: 11), budget: 300)
+        let first = await PagerExploration.explore(JoiningFeedViewModelAdapter.self, options: options)
+        let second = await PagerExploration.explore(JoiningFeedViewModelAdapter.self, options: options)
+        #expect(first.finding == nil)
+        #expect(first.schedules == second.schedules)
+        #expect(first.steps == second.steps)
+        #expect(first.unobservableTriggers == second.unobservableTriggers)
+        #expect(first.inapplicableSchedules == second.inapplicableSchedules)
+
+        let mutantOptions = ExplorationOptions(strategy: .random(seed: 5), budget: 2_000)
+        let one = await PagerExploration.explore(ViewModelThatChecksCancellationBeforeTheAwaitAdapter.self, options: mutantOptions)
+        let two = await PagerExploration.explore(ViewModelThatChecksCancellationBeforeTheAwaitAdapter.self, options: mutantOptions)
+        let found = try #require(one.finding)
+        #expect(one.schedules == two.schedules)
+        #expect(one.steps == two.steps)
+        #expect(found.scheduleLiteral == two.finding?.scheduleLiteral)
+        #expect(found.regressionTest == two.finding?.regressionTest)
+    }
+
+    /// The schedule the first attempt hung on: four triggers join one parked load, which
+    /// spends the five task priorities. The fifth trigger is now skipped, with the reason in
+    /// the transcript, and the replay ends well inside a short watchdog.
+    @Test func aScheduleThatSpendsThePriorityLadderDoesNotHang() async throws {
+        let schedule: PagerSchedule = [
+            .bottomReached,
+            .deliver(request: 1, rows: [5, 4, 4]),
+            .bottomReached,
+            .bottomReached,
+            .deliver(request: 2, rows: [1]),
+            .bottomReached,
+            .retry,
+            .retry,
+            .bottomReached,
+            .retry,
+        ]
+        let report = await schedule.run(
+            against: JoiningFeedViewModelAdapter.self, options: RunOptions(watchdog: .seconds(5)))
+        #expect(report.outcome == .passed, "\(report.fullText)")
+        let immediate = await schedule.run(
+            against: JoiningFeedViewModelAdapter.self, options: RunOptions(watchdog: .seconds(5)), modes: [.immediate])
+        let skipped = immediate.transcript.entries.filter { $0.text.contains("skipped") }
+        #expect(!skipped.isEmpty, "\(immediate.fullText)")
+        #expect(skipped.allSatisfy { $0.text.contains("could not be seen") })
+    }
+}
