@@ -56,7 +56,7 @@ public func explore<Adapter: PagerModelAdapter>(
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     let result = await PagerExploration.explore(adapter, options: options)
-    record(result, strict: strict, sourceLocation: sourceLocation)
+    ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result
 }
 
@@ -95,20 +95,7 @@ public func explore<Adapter: AsyncPagerAdapter>(
     let result = await PagerExploration.explore(
         adapter, modes: modes,
         options: ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps))
-    record(result, strict: strict, sourceLocation: sourceLocation)
+    ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result
 }
 
-/// Records an exploration's finding, if any, as one issue with the transcript attached.
-private func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
-    guard let finding = result.finding else { return }
-    let isError = strict || finding.tier == .required
-    let text = result.fullText
-    #if compiler(>=6.2)
-        Issue.record(Comment(rawValue: text), severity: isError ? .error : .warning, sourceLocation: sourceLocation)
-        Attachment.record(
-            finding.report.fullText, named: "explore \(result.subject).txt", sourceLocation: sourceLocation)
-    #else
-        if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
-    #endif
-}

@@ -2,15 +2,15 @@ import BundledImplementations
 import ConformanceKit
 import Foundation
 
-/// `conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--json] [--verbose]
-/// [--implementation NAME]`: explores every explorable bundled implementation through
-/// generated schedules, checks the invariants after every step, and prints, per
-/// implementation, what it found and how short the shrunk schedule is next to the fixed
-/// contract timeline that catches the same mutant.
+/// `conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--pagers | --queues]
+/// [--json] [--verbose] [--implementation NAME]`: explores every bundled pager and write queue
+/// through generated schedules, checks the invariants (and, for queues, the Q rules one state
+/// can break) after every step, and prints, per implementation, what it found and how short the
+/// shrunk schedule is next to the fixed contract timeline that catches the same mutant.
 ///
 /// - Parameter arguments: The arguments after the program name; a leading `explore` is ignored.
-/// - Returns: 0 exactly when every mutant is found and no reference or adopter is flagged; 1
-///   otherwise; 2 for bad arguments.
+/// - Returns: 0 exactly when every mutant is found with a shrunk schedule no longer than its
+///   fixed timeline and no reference or adopter is flagged; 1 otherwise; 2 for bad arguments.
 func runExplore(arguments: [String]) async -> Int32 {
     var remaining = arguments[...]
     if remaining.first == "explore" { remaining = remaining.dropFirst() }
