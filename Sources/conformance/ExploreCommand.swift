@@ -29,7 +29,7 @@ func runExplore(arguments: [String]) async -> Int32 {
           --seed S                the seed of every random choice (default 1); printed with each finding
           --budget N              the most schedules per implementation (default 2000)
           --steps N               the length of each random schedule (default 24)
-          --depth D               bounded exhaustive search to D steps instead of random schedules
+          --depth D               bounded exhaustive search to D steps instead of random schedules (duplicate states pruned)
           --jobs N                schedules run at once (default: every core)
           --pagers                only the pagers (I1–I6)
           --queues                only the write queues (I7–I9 and the Q rules one state can break)
@@ -78,11 +78,6 @@ func runExplore(arguments: [String]) async -> Int32 {
     let options = ExplorationOptions(
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
         maxSteps: maxSteps, parallelism: jobs)
-    if depth != nil, families.contains(.queues) {
-        // Bounded exhaustive search is offered for pagers only; say so rather than run random.
-        families.remove(.queues)
-        if !json { print("write queues: not explored: bounded exhaustive search (--depth) covers pagers; queues are explored at random") }
-    }
     let pagers = families.contains(.pagers) ? BundledImplementations.pagers : []
     let selected = (pagers + (families.contains(.queues) ? BundledImplementations.queues : [])).filter { implementation in
         filter.map { implementation.name.contains($0) } ?? true

@@ -82,6 +82,27 @@ struct PastedQueueExplorerOutput {
         #expect(first.schedules == second.schedules)
     }
 
+    @Test func boundedExhaustiveSearchFindsTheShortestFailure() async throws {
+        let exhaustive = ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 2_000)
+        let result = await QueueExploration.explore(QueueThatRetries409Forever.self, options: exhaustive)
+        let finding = try #require(result.finding, "\(result.headline)")
+        #expect(finding.invariant.id == "Q4")
+        #expect(finding.scheduleLiteral == "[\n    .submit,\n    .sendingPass,\n    .answer(send: 1, .conflict),\n    .advanceClock,\n]")
+        // One worker or every core: the same schedule count, the same finding.
+        let serial = await QueueExploration.explore(
+            QueueThatRetries409Forever.self,
+            options: ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 2_000, parallelism: 1))
+        #expect(serial.schedules == result.schedules)
+        #expect(serial.finding?.scheduleLiteral == finding.scheduleLiteral)
+    }
+
+    @Test func boundedExhaustiveSearchStaysSilentOnTheReference() async {
+        let exhaustive = ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 2_000)
+        let result = await QueueExploration.explore(TicketOutboxAdapter.self, options: exhaustive)
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.schedules > 100)
+    }
+
     @Test func printedQueueRegressionFailsAgainstTheMutant() async {
         await withKnownIssue("the mutant takes no send lease") {
             await PastedQueueExplorerOutput().queueWithoutSendLeaseExplorerRegression()

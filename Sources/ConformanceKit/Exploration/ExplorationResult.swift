@@ -43,7 +43,7 @@ public struct ExplorationResult: Hashable, Sendable {
     /// One line: what was explored and what was found.
     public var headline: String {
         guard let finding else {
-            return "\(subject): no invariant failed in \(schedules) schedules (\(strategy))\(skips)"
+            return "\(subject): no rule failed in \(schedules) schedules (\(strategy))\(skips)"
         }
         return "\(subject): \(finding.invariant.title) failed after \(schedules) schedules "
             + "(\(strategy)); shrunk from \(finding.originalSteps) to \(finding.shrunkSteps) steps"

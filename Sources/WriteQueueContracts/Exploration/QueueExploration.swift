@@ -21,39 +21,24 @@ public enum QueueExploration {
     /// Explores the queue behind `adapter`.
     /// - Parameters:
     ///   - adapter: The queue's adapter; each schedule gets fresh storage.
-    ///   - options: Random strategy and budget (exhaustive is not offered for queues).
+    ///   - options: Strategy (random from a seed, or bounded exhaustive to a depth), budget,
+    ///     parallelism, watchdog.
     /// - Returns: How many schedules ran and the first failure, shrunk, if any.
     public static func explore<A: WriteQueueAdapter>(
         _ adapter: A.Type, options: ExplorationOptions = ExplorationOptions(budget: 300)
     ) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
-        let seed: UInt64 =
-            switch options.strategy {
-            case .random(let seed): seed
-            case .exhaustive: 1
-            }
-        let blockSize = 8
-        let budget = options.budget
-        let maxSteps = options.maxSteps
         let watchdog = options.watchdog
-        let search = await ParallelSearch.firstHit(
-            blocks: (budget + blockSize - 1) / blockSize, parallelism: options.parallelism
-        ) { block -> ParallelSearch.Block<(index: Int, steps: [QueueSchedule.Step], invariant: ContractID)> in
-            var explored = 0
-            var stepCount = 0
-            for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
-                explored += 1
-                let generator = GeneratorBox(QueueScheduleGenerator(seed: seed, index: index))
-                let replay = await QueueSchedule.replay(against: A.self, watchdog: watchdog, steps: maxSteps) {
-                    execution, _ in generator.next(for: execution)
-                }
-                stepCount += replay.applied.count
-                if let invariant = replay.invariant {
-                    return .init(explored: explored, steps: stepCount, hit: (index, replay.steps, invariant))
-                }
-            }
-            return .init(explored: explored, steps: stepCount, hit: nil)
+        let search: (explored: Int, steps: Int, hit: QueueSearchHit?)
+        let provenance: String
+        switch options.strategy {
+        case .random(let seed):
+            search = await randomSearch(A.self, seed: seed, options: options)
+            provenance = "random, seed \(seed)"
+        case .exhaustive(let depth):
+            search = await QueueExhaustiveSearch.search(A.self, depth: depth, options: options)
+            provenance = "exhaustive, depth \(depth)"
         }
         let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
         var finding: ExplorationFinding?
@@ -86,13 +71,44 @@ public enum QueueExploration {
                 regressionTest: schedule.regressionTest(
                     typeName: name,
                     module: String(reflecting: A.self).split(separator: ".").first.map(String.init) ?? name,
-                    invariant: invariant, provenance: "random, seed \(seed), schedule \(hit.index + 1)",
+                    invariant: invariant, provenance: "\(provenance), schedule \(hit.index + 1)",
                     originalSteps: hit.steps.count))
         }
         return ExplorationResult(
-            subject: String(describing: A.self), strategy: .random(seed: seed), schedules: search.explored,
+            subject: String(describing: A.self), strategy: options.strategy, schedules: search.explored,
             steps: search.steps, finding: finding, seconds: seconds(start.duration(to: clock.now)),
             secondsToFailure: toFailure)
+    }
+
+    /// Seeded random schedules in blocks of eight, on every core; the first failure by
+    /// schedule number wins, so the result depends only on the seed.
+    private static func randomSearch<A: WriteQueueAdapter>(
+        _ adapter: A.Type, seed: UInt64, options: ExplorationOptions
+    ) async -> (explored: Int, steps: Int, hit: QueueSearchHit?) {
+        let blockSize = 8
+        let budget = options.budget
+        let maxSteps = options.maxSteps
+        let watchdog = options.watchdog
+        return await ParallelSearch.firstHit(
+            blocks: (budget + blockSize - 1) / blockSize, parallelism: options.parallelism
+        ) { block -> ParallelSearch.Block<QueueSearchHit> in
+            var explored = 0
+            var stepCount = 0
+            for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
+                explored += 1
+                let generator = GeneratorBox(QueueScheduleGenerator(seed: seed, index: index))
+                let replay = await QueueSchedule.replay(against: A.self, watchdog: watchdog, steps: maxSteps) {
+                    execution, _ in generator.next(for: execution)
+                }
+                stepCount += replay.applied.count
+                if let invariant = replay.invariant {
+                    return .init(
+                        explored: explored, steps: stepCount,
+                        hit: QueueSearchHit(index: index, steps: replay.steps, invariant: invariant))
+                }
+            }
+            return .init(explored: explored, steps: stepCount, hit: nil)
+        }
     }
 
     /// The generator of one schedule, read and advanced by the replay's body only.

@@ -40,9 +40,12 @@ extension QueueSchedule {
     }
 
     /// Runs up to `count` steps against a queue launched from fresh storage, each chosen by
-    /// `nextStep` from the execution's state, checking the rules after every step.
+    /// `nextStep` from the execution's state, checking the rules after every step; then, when
+    /// every step held, lets `observe` read the final state (the exhaustive search's alphabet
+    /// and fingerprint).
     static func replay<A: WriteQueueAdapter>(
         against adapter: A.Type, watchdog: Duration, steps count: Int,
+        observe: (@Sendable (QueueScheduleExecution<A>) async throws -> Void)? = nil,
         nextStep: @escaping @Sendable (QueueScheduleExecution<A>, Int) -> Step
     ) async -> Replay {
         let outcome = ReplayOutcome()
@@ -65,6 +68,8 @@ extension QueueSchedule {
                     outcome.applied.append(true)
                     outcome.applied[index] = try await execution.apply(step)
                 }
+                outcome.index = nil
+                try await observe?(execution)
             } catch let failure as QueueScheduleExecution<A>.Failure {
                 outcome.invariant = failure.invariant
                 await harness.finish()
