@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Benchmarks the pager explorer (`conformance explore`, release build) and, side by side, the
-# same invariants explored with Hypothesis' stateful testing over a Python port of the source
-# document's Pager and five of its mutants (Benchmarks/hypothesis/). Not a test: figures depend
-# on the machine.
+# Benchmarks the explorer (`conformance explore`, release build: pagers, async pagers, write
+# queues) and, side by side, the pager invariants explored with Hypothesis' stateful testing
+# over a Python port of the source document's Pager and five of its mutants
+# (Benchmarks/hypothesis/). Not a test: figures depend on the machine.
 #
 #   Benchmarks/explorer-bench.sh                       # seed 1, 50 000 schedules for throughput
 #   SEED=7 THROUGHPUT_BUDGET=20000 Benchmarks/explorer-bench.sh
 #
 # It prints:
-#   1. throughput: schedules per second on the reference SeedPager with 1 worker and with every
-#      core (--jobs), and per core;
+#   1. throughput: schedules per second on the reference SeedPager, the async FeedViewModel and
+#      the write queues TicketOutbox (in memory) and FileWriteQueue (files), with 1 worker and
+#      with every core (--jobs), and per core;
 #   2. per mutant: the invariant, schedules and seconds to the first failure, the shrunk length
 #      and the fixed contract timeline's length (from `conformance explore --json`);
 #   3. the Hypothesis baseline: the same figures for the Python port (RuleBasedStateMachine,
@@ -50,7 +51,14 @@ echo "== throughput: SeedPager, $THROUGHPUT_BUDGET schedules of 24 steps" >&2
 "$bin" explore --json --implementation SeedPager --seed "$SEED" --budget "$THROUGHPUT_BUDGET" --jobs 1 >"$work/one.json" || true
 "$bin" explore --json --implementation SeedPager --seed "$SEED" --budget "$THROUGHPUT_BUDGET" --jobs "$cores" >"$work/all.json" || true
 
-echo "== every bundled pager, seed $SEED, budget $BUDGET" >&2
+SUBJECT_BUDGET=${SUBJECT_BUDGET:-2000}
+echo "== throughput: an async view model and two write queues, $SUBJECT_BUDGET schedules each" >&2
+for subject in FeedViewModel TicketOutbox FileWriteQueue; do
+  "$bin" explore --json --implementation "$subject" --seed "$SEED" --budget "$SUBJECT_BUDGET" --jobs 1 >"$work/one-$subject.json" || true
+  "$bin" explore --json --implementation "$subject" --seed "$SEED" --budget "$SUBJECT_BUDGET" --jobs "$cores" >"$work/all-$subject.json" || true
+done
+
+echo "== every bundled pager and queue, seed $SEED, budget $BUDGET" >&2
 status=0
 "$bin" explore --json --seed "$SEED" --budget "$BUDGET" >"$work/explore.json" || status=$?
 
@@ -67,8 +75,12 @@ rate = lambda row: row["schedules"] / row["seconds"]
 print("Explorer throughput (SeedPager reference, release build, 24-step schedules):")
 print(f"  1 worker:      {rate(one):10.0f} schedules/s  ({one['stepsExecuted'] / one['seconds']:.0f} steps/s)")
 print(f"  {cores} workers:     {rate(every):10.0f} schedules/s  = {rate(every) / cores:.0f} per core")
+for subject in ["FeedViewModel", "TicketOutbox", "FileWriteQueue"]:
+    first, spread = load(f"one-{subject}")[0], load(f"all-{subject}")[0]
+    print(f"  {first['implementation']} ({first['level']}): {rate(first):.0f} schedules/s on 1 worker, "
+          f"{rate(spread):.0f} on {cores} (= {rate(spread) / cores:.0f} per core)")
 print()
-print("Explorer, per mutant (model level, random seed, first failure):")
+print("Explorer, per implementation (random seed, first failure):")
 print(f"  {'implementation':38} {'inv':4} {'schedules':>9} {'ms to fail':>10} {'shrunk':>6} {'fixed timeline':>15}")
 for row in load("explore"):
     if row["kind"] != "mutant":
