@@ -118,80 +118,128 @@ public enum PagerExploration {
     private static func exhaustiveSearch(
         _ subject: ExplorationSubject, depth: Int, options: ExplorationOptions
     ) async -> (explored: Int, steps: Int, hit: Hit?) {
-        // Subtrees are the valid two-step prefixes, so every core has work.
-        let root = await ScheduleExecution.make(subject)
-        await root.start()
-        let firstSteps = ScheduleGenerator.alphabet(for: root)
-        await root.finish()
-        var prefixes: [[PagerSchedule.Step]] = []
-        for first in firstSteps {
-            let execution = await ScheduleExecution.make(subject)
-            await execution.start()
-            let failed: Bool
-            do {
-                try await execution.apply(first)
-                failed = false
-            } catch {
-                failed = true
+        // Async subjects: every delivery mode a fixed schedule can use on its own (answers
+        // handed over at registration need a recorded plan, which only random trials make).
+        let asyncModes = subject.modes.filter { $0 != .alreadyAvailable }
+        let modes: [DeliveryMode?] = subject.modes.isEmpty ? [nil] : asyncModes.map { $0 }
+        let watchdog = options.watchdog
+        // Subtrees are the valid two-step prefixes under each mode, so every core has work.
+        var subtrees: [(mode: DeliveryMode?, prefix: [PagerSchedule.Step])] = []
+        for mode in modes {
+            let root = await DepthFirst.run([], subject, mode: mode, depth: depth, watchdog: watchdog)
+            for first in root.next {
+                let visited = await DepthFirst.run([first], subject, mode: mode, depth: depth, watchdog: watchdog)
+                if visited.failure != nil || depth < 2 {
+                    subtrees.append((mode, [first]))
+                } else {
+                    subtrees += visited.next.map { (mode, [first, $0]) }
+                }
             }
-            if failed || depth < 2 {
-                prefixes.append([first])
-            } else {
-                prefixes += ScheduleGenerator.alphabet(for: execution).map { [first, $0] }
-            }
-            await execution.finish()
         }
-        let subtrees = prefixes
-        let cap = max(1, options.budget / max(1, subtrees.count))
-        return await ParallelSearch.firstHit(blocks: subtrees.count, parallelism: options.parallelism) { block in
-            var search = DepthFirst(subject: subject, depth: depth, cap: cap)
-            let hit = await search.visit(subtrees[block])
+        let blocks = subtrees
+        let cap = max(1, options.budget / max(1, blocks.count))
+        return await ParallelSearch.firstHit(blocks: blocks.count, parallelism: options.parallelism) { block in
+            var search = DepthFirst(subject: subject, mode: blocks[block].mode, depth: depth, cap: cap, watchdog: watchdog)
+            let hit = await search.deepening(blocks[block].prefix)
             return .init(
                 explored: search.explored, steps: search.steps,
-                hit: hit.map { Hit(index: search.explored - 1, steps: $0.steps, invariant: $0.invariant) })
+                hit: hit.map {
+                    Hit(
+                        index: search.explored - 1, steps: $0.steps, invariant: $0.invariant, mode: blocks[block].mode,
+                        message: $0.message)
+                })
         }
     }
 
-    /// Depth-first search of one subtree, re-executing each prefix on a fresh subject and
+    /// Depth-first search of one subtree, iteratively deepened (every schedule of length d
+    /// before any of length d + 1, so the budget is never spent deep in the first branch while a
+    /// shorter failure waits in the next), re-executing each prefix on a fresh subject and
     /// pruning a prefix whose fingerprint was already explored with at least as many steps left.
+    /// At the async level every prefix runs inside the watchdog: a hang is a finding that says
+    /// what the kit waited for, never a hung search.
     private struct DepthFirst {
         let subject: ExplorationSubject
+        let mode: DeliveryMode?
         let depth: Int
         let cap: Int
+        let watchdog: Duration
         var explored = 0
         var steps = 0
         var seen: [Int: Int] = [:]
 
-        init(subject: ExplorationSubject, depth: Int, cap: Int) {
+        init(subject: ExplorationSubject, mode: DeliveryMode?, depth: Int, cap: Int, watchdog: Duration) {
             self.subject = subject
+            self.mode = mode
             self.depth = depth
             self.cap = cap
+            self.watchdog = watchdog
         }
 
-        mutating func visit(_ prefix: [PagerSchedule.Step]) async -> (steps: [PagerSchedule.Step], invariant: ContractID)? {
+        /// What running one prefix showed.
+        struct Visited: Sendable {
+            var failure: ContractID?
+            var message: String?
+            var fingerprint = 0
+            var next: [PagerSchedule.Step] = []
+        }
+
+        /// Runs `prefix` on a fresh subject; when every step held, reads the fingerprint and the
+        /// steps that can follow.
+        static func run(
+            _ prefix: [PagerSchedule.Step], _ subject: ExplorationSubject, mode: DeliveryMode?, depth: Int,
+            watchdog: Duration
+        ) async -> Visited {
+            let waits = TimelineRecorder(tier: .required)
+            let body: @Sendable () async -> Visited = {
+                let execution = await ScheduleExecution.make(subject, mode: mode, waits: mode == nil ? nil : waits)
+                await execution.start()
+                for step in prefix {
+                    do {
+                        try await execution.apply(step)
+                    } catch {
+                        await execution.finish()
+                        return Visited(failure: ScheduleExecution.Failure(error).invariant)
+                    }
+                }
+                let fingerprint = execution.fingerprint
+                let next = prefix.count < depth ? ScheduleGenerator.alphabet(for: execution) : []
+                await execution.finish()
+                return Visited(fingerprint: fingerprint, next: next)
+            }
+            guard mode != nil else { return await body() }
+            do {
+                return try await withWatchdog(limit: watchdog, waitingFor: { waits.currentWait }, body)
+            } catch {
+                return Visited(failure: "watchdog", message: String(describing: error))
+            }
+        }
+
+        mutating func deepening(_ prefix: [PagerSchedule.Step]) async
+            -> (steps: [PagerSchedule.Step], invariant: ContractID, message: String?)?
+        {
+            for limit in prefix.count...max(prefix.count, depth) {
+                seen = [:]
+                if let hit = await visit(prefix, limit: limit) { return hit }
+                if explored >= cap { return nil }
+            }
+            return nil
+        }
+
+        mutating func visit(_ prefix: [PagerSchedule.Step], limit: Int) async
+            -> (steps: [PagerSchedule.Step], invariant: ContractID, message: String?)?
+        {
             guard explored < cap else { return nil }
             explored += 1
+            steps += prefix.count
             await Task.yield()
-            let execution = await ScheduleExecution.make(subject)
-            await execution.start()
-            for step in prefix {
-                steps += 1
-                do {
-                    try await execution.apply(step)
-                } catch {
-                    await execution.finish()
-                    return (prefix, ScheduleExecution.Failure(error).invariant)
-                }
-            }
-            let remaining = depth - prefix.count
-            let fingerprint = execution.fingerprint
-            let next = remaining > 0 ? ScheduleGenerator.alphabet(for: execution) : []
-            await execution.finish()
+            let visited = await Self.run(prefix, subject, mode: mode, depth: limit, watchdog: watchdog)
+            if let failure = visited.failure { return (prefix, failure, visited.message) }
+            let remaining = limit - prefix.count
             guard remaining > 0 else { return nil }
-            if let known = seen[fingerprint], known >= remaining { return nil }
-            seen[fingerprint] = remaining
-            for step in next {
-                if let hit = await visit(prefix + [step]) { return hit }
+            if let known = seen[visited.fingerprint], known >= remaining { return nil }
+            seen[visited.fingerprint] = remaining
+            for step in visited.next {
+                if let hit = await visit(prefix + [step], limit: limit) { return hit }
             }
             return nil
         }

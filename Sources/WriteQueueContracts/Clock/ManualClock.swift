@@ -141,6 +141,25 @@ public final class ManualClock: Clock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Moves the clock to `instant` (never backwards) without resuming any wait; the caller
+    /// resumes the due waits one at a time with ``resumeEarliestDue()``.
+    func move(to instant: Instant) {
+        lock.withLock { if instant > current { current = instant } }
+    }
+
+    /// Resumes the one live wait that is due and came first (earliest deadline, then earliest
+    /// start). Returns `false` when no live wait is due.
+    func resumeEarliestDue() -> Bool {
+        let first: Sleeper? = lock.withLock {
+            let due = sleepers.values.filter { $0.deadline <= current && !frozen($0) }
+            guard let first = due.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) else { return nil }
+            sleepers[first.id] = nil
+            return first
+        }
+        first?.continuation.resume()
+        return first != nil
+    }
+
     /// Suspends until at least `count` waits are pending on this clock.
     ///
     /// For tests that start a task which waits on the clock: advancing before the task waits
@@ -169,6 +188,11 @@ public final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
+    /// The deadlines of the live waits, earliest first.
+    var liveDeadlines: [Instant] {
+        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).sorted() }
+    }
+
     var nextLiveDeadline: Instant? {
         lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).min() }
     }

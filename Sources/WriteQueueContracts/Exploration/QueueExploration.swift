@@ -54,7 +54,11 @@ public enum QueueExploration {
                 ) { candidate in
                     await QueueShrinkStep.replay(candidate, against: A.self, watchdog: watchdog).invariant == hit.invariant
                 }.steps
-                steps = await QueueShrinkStep.replay(shrunk, against: A.self, watchdog: watchdog).steps
+                let replayed = await QueueShrinkStep.replay(shrunk, against: A.self, watchdog: watchdog)
+                // Keep the shrunk schedule only if it fails the same way as printed.
+                if await QueueSchedule(replayed.steps).replay(against: A.self, watchdog: watchdog).invariant == hit.invariant {
+                    steps = replayed.steps
+                }
             }
             let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
             let end = replay.failingIndex.map { $0 + 1 } ?? steps.count

@@ -28,7 +28,9 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case sendingPass
         /// Answer open send `send`.
         case answer(send: Int, Reply)
-        /// Advance the manual clock to the next wake-up of a waiting pass.
+        /// Advance the manual clock to the next wake-up of a waiting pass (resuming the passes
+        /// due then one at a time, in the order they started waiting); when no pass waits, by
+        /// 1/16 of the declared backoff cap, as a periodic sync's later tick.
         case advanceClock
         /// Crash (drop every instance, no shutdown) and relaunch from the same storage.
         case crash

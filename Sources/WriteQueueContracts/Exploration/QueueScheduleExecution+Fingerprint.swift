@@ -37,7 +37,7 @@ extension QueueScheduleExecution {
             hasher.combine(ordinal(record.key))
         }
         hasher.combine(h.clock.now)
-        hasher.combine(h.clock.nextLiveDeadline)
+        hasher.combine(h.clock.liveDeadlines)
         hasher.combine(h.running)
         hasher.combine(h.currentInstance)
         for body in keysByBody.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
@@ -45,6 +45,22 @@ extension QueueScheduleExecution {
             hasher.combine(keysByBody[body, default: []].map(ordinal).sorted())
         }
         hasher.combine(successKeys.map(ordinal).sorted())
+        for body in lastAnsweredBody.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            hasher.combine(body)
+            hasher.combine(lastAnsweredBody[body])
+        }
+        for id in storedIdentity.keys.sorted() {
+            hasher.combine(id)
+            hasher.combine(ordinal(storedIdentity[id]?.key))
+            hasher.combine(storedIdentity[id]?.createdAt)
+        }
+        // Which bodies each key carried (I7 judges it), not how often.
+        var carried: Set<[Int]> = []
+        for send in h.sends {
+            let body = operations.firstIndex { $0.body == send.request.body } ?? -1
+            carried.insert([ordinal(send.request.idempotencyKey), body])
+        }
+        hasher.combine(carried.sorted { $0.lexicographicallyPrecedes($1) })
         for (identity, stop) in terminalAnswer.sorted(by: { ordinal($0.key.key) < ordinal($1.key.key) }) {
             hasher.combine(ordinal(identity.key))
             hasher.combine(identity.body)
@@ -62,7 +78,8 @@ extension QueueScheduleExecution {
     /// Every step of the bounded exhaustive alphabet that can apply now: up to three
     /// operations (a submit, a copy of `op-1`, an update), a sending pass while fewer than two
     /// run, for each open request a success, a commit-then-503, a dropped connection, a
-    /// conflict and a 400, a clock advance when a pass waits, and one crash.
+    /// conflict and a 400, a clock advance (to a pass's wake-up, or a later sync's tick), and
+    /// one crash.
     func alphabet(crashes: Int) -> [QueueSchedule.Step] {
         var steps: [QueueSchedule.Step] = []
         if submittedCount < 3 {
@@ -75,7 +92,7 @@ extension QueueScheduleExecution {
         for send in openSends {
             steps += replies.map { .answer(send: send, $0) }
         }
-        if someoneWaitsOnTheClock { steps.append(.advanceClock) }
+        if someoneWaitsOnTheClock || submittedCount > 0 { steps.append(.advanceClock) }
         if crashes < 1 { steps.append(.crash) }
         return steps
     }

@@ -51,6 +51,8 @@ extension QueueScheduleExecution {
     }
 
     private func checkDiagnostics() async throws {
+        // Like the fixed Q10: judged only where the adapter declares its diagnostics.
+        guard capabilities.exposesDiagnostics else { return }
         let canary = WriteQueueContract.sensitiveCanary
         let leaking = try await harness.diagnostics().filter { $0.contains(canary) }
         guard !leaking.isEmpty else { return }
@@ -66,7 +68,14 @@ extension QueueScheduleExecution {
         let live = tasks.filter { $0.status != .completed }
         let holding = live.filter { covers($0, operation) }
         let twins = operations(withBody: operation.body)
-        if holding.count < twins.count - succeeded(body: operation.body) {
+        let owed = twins.count - succeeded(body: operation.body)
+        if holding.count < owed {
+            if twins.count > 1, !holding.isEmpty {
+                throw fail(
+                    "Q6", "Expected \(twins.count) submits with identical bodies (\(twins.map(\.id).joined(separator: ", "))) to be \(owed) waiting tasks, but storage holds \(holding.count).",
+                    expected: "\(owed) tasks", actual: describe(live),
+                    hint: "Two separate submits are two operations, even with identical bodies: never drop or merge a create.")
+            }
             if let entity = operation.entity,
                 let merged = live.first(where: { Self.entity(of: $0.body) == entity && $0.operationID != operation.id })
             {
@@ -81,7 +90,7 @@ extension QueueScheduleExecution {
                 hint: "Write the task (operation ID, body and key) to storage before submit returns and before "
                     + "its first request: a crash now would lose the user's action.")
         }
-        if let keyless = holding.first(where: { $0.key == nil }) {
+        if let keyless = holding.first(where: { $0.key == nil && $0.status != .needsAttention }) {
             throw fail(
                 "Q1", "Expected \(operation.id) to be stored with its idempotency key, but the stored task has none.",
                 expected: "a key in storage", actual: keyless.description,
@@ -91,7 +100,7 @@ extension QueueScheduleExecution {
 
     private func checkDistinctKeys(_ tasks: [PersistedTask]) throws {
         var owner: [String: PersistedTask] = [:]
-        for task in tasks {
+        for task in tasks where task.status != .completed {
             guard let key = task.key else { continue }
             if let first = owner[key], first.operationID != task.operationID {
                 throw fail(
@@ -105,14 +114,28 @@ extension QueueScheduleExecution {
     }
 
     private func checkIdentity(_ tasks: [PersistedTask]) throws {
-        for task in tasks where task.status != .completed {
+        let waiting = tasks.filter { $0.status != .completed }
+        // An ID that left storage may come back for a new task (a reused row ID): forget it.
+        let present = Set(waiting.map(\.operationID))
+        storedIdentity = storedIdentity.filter { present.contains($0.key) }
+        for task in waiting {
+            let baseline = StoredIdentity(key: task.key, createdAt: task.createdAt, body: task.body, step: stepsTaken)
             guard let first = storedIdentity[task.operationID] else {
-                storedIdentity[task.operationID] = StoredIdentity(
-                    key: task.key, createdAt: task.createdAt, body: task.body, step: stepsTaken)
+                storedIdentity[task.operationID] = baseline
+                continue
+            }
+            // A merge may give the merged task a later update's body, key and time, as long as
+            // the old key was never sent.
+            if capabilities.coalescesUpdates, task.body != first.body, isLaterUpdate(task.body, than: first.body),
+                !harness.sends.contains(where: { $0.request.idempotencyKey == first.key })
+            {
+                storedIdentity[task.operationID] = baseline
                 continue
             }
             var changes: [String] = []
-            if let key = first.key, task.key != key {
+            // A stopped task may drop its key (it is never sent again).
+            let keyDropped = task.key == nil && task.status == .needsAttention
+            if let key = first.key, task.key != key, !keyDropped {
                 changes.append("key \(harness.short(key)) → \(harness.short(task.key))")
             }
             if let created = first.createdAt, let now = task.createdAt, created != now {
@@ -129,6 +152,14 @@ extension QueueScheduleExecution {
                     hint: "Only the attempt count and the retry state may change; a new key makes a resend a new write.")
             }
         }
+    }
+
+    /// Whether `body` is the body of an update submitted after the one whose body is `earlier`,
+    /// to the same entity.
+    private func isLaterUpdate(_ body: Data, than earlier: Data) -> Bool {
+        guard let first = operations.firstIndex(where: { $0.body == earlier }), let entity = operations[first].entity
+        else { return false }
+        return operations[(first + 1)...].contains { $0.entity == entity && $0.body == body }
     }
 
     private func checkKeys() throws {
@@ -201,10 +232,12 @@ extension QueueScheduleExecution {
             guard movedClock, let cap = capabilities.backoffCap, let unknown = unknownOutcome[identity],
                 unknown.trigger == send.trigger
             else { continue }
-            let waited = unknown.at.duration(to: h.clock.now)
+            // The wait that just ended began at the pass's last answer, no earlier.
+            let began = max(unknown.at, lastAnswerAt[send.trigger] ?? unknown.at)
+            let waited = began.duration(to: h.clock.now)
             if waited > cap {
                 throw fail(
-                    "Q8", "Expected the retry of \(label) to come within the declared cap of \(ManualClock.format(cap)) after the unknown outcome of send #\(unknown.send), but the pass waited \(ManualClock.format(waited)).",
+                    "Q8", "Expected the retry of \(label) to come within the declared cap of \(ManualClock.format(cap)) after the unknown outcome of send #\(unknown.send), but the pass waited \(ManualClock.format(waited)) on the clock.",
                     expected: "a retry within \(ManualClock.format(cap))", actual: "send #\(send.number) after \(ManualClock.format(waited))",
                     hint: "Clamp the backoff: min(cap, base × 2^attempt).")
             }

@@ -60,6 +60,12 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     var terminalAnswer: [Identity: (status: Int, send: Int)] = [:]
     /// The identity each stored task (by operation ID) first showed.
     var storedIdentity: [String: StoredIdentity] = [:]
+    /// When each trigger last had a request answered: a pass's wait on the clock starts no
+    /// earlier (Q8 measures that wait, not time spent on other requests).
+    var lastAnswerAt: [Int?: ManualClock.Instant] = [:]
+    /// When a request with each body was last answered; unlike the rest, kept across a crash
+    /// (a stored due time survives it), for the fingerprint.
+    var lastAnsweredBody: [Data: ManualClock.Instant] = [:]
     private var updates = 0
 
     init(harness: QueueHarness<A>) {
@@ -75,6 +81,8 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// How many operations have been submitted, and how many of them are updates.
     var submittedCount: Int { operations.count }
     var updateCount: Int { updates }
+    /// The numbers of the submitted creates (1 for `op-1`): what `submitCopy(of:)` may copy.
+    var createNumbers: [Int] { operations.indices.filter { operations[$0].kind == .create }.map { $0 + 1 } }
 
     /// Applies one step and checks the rules.
     /// - Returns: `false` when the step could not apply and was skipped.
@@ -108,12 +116,20 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
             try await h.settle()
         case .advanceClock:
-            guard h.advanceToNextWake() else {
-                h.recorder.record("\(step.swiftCode) skipped: no pass waits on the clock")
-                return false
+            if try await h.advanceToNextWakeOneByOne() {
+                movedClock = true
+            } else {
+                // Nothing waits on the clock: a queue that keeps due times in storage retries
+                // only when time passes and a later pass runs, as a periodic sync would.
+                guard !operations.isEmpty else {
+                    h.recorder.record("\(step.swiftCode) skipped: nothing waits on the clock and nothing was submitted")
+                    return false
+                }
+                let tick = (capabilities.backoffCap ?? .seconds(16)) / 16
+                h.clock.advance(by: tick)
+                h.recorder.record("advance clock by \(ManualClock.format(tick)) (nothing waits on it: a later sync's tick)")
+                try await h.settle()
             }
-            movedClock = true
-            try await h.settle()
         case .crash:
             try await h.crash()
             unknownOutcome = [:]
@@ -146,6 +162,8 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     private func note(_ status: Int?, to send: ParkedSend, at instant: ManualClock.Instant) {
         let identity = Identity(send.request)
         unknownOutcome[identity] = nil
+        lastAnswerAt[send.trigger] = instant
+        lastAnsweredBody[send.request.body] = instant
         switch status {
         case let status? where (200..<300).contains(status):
             if let key = send.request.idempotencyKey { successKeys.insert(key) }

@@ -39,11 +39,15 @@ struct QueueScheduleGenerator {
         var choices: [(weight: Int, step: Int)] = [(3, 3)]
         if execution.submittedCount < (storm ? 2 : 5) {
             choices.append((2, 0))
-            if execution.submittedCount > 0 { choices.append((1, 1)) }
+            if !execution.createNumbers.isEmpty { choices.append((1, 1)) }
             if execution.updateCount < 3 { choices.append((1, 2)) }
         }
         if !open.isEmpty { choices.append((8, 4)) }
-        if execution.someoneWaitsOnTheClock { choices.append((storm ? 24 : 4, 5)) }
+        if execution.someoneWaitsOnTheClock {
+            choices.append((storm ? 24 : 4, 5))
+        } else if execution.submittedCount > 0 {
+            choices.append((storm ? 4 : 1, 5))  // a later sync's tick
+        }
         if crashes < (storm ? 0 : 2) { choices.append((1, 6)) }
         var roll = random.below(choices.reduce(0) { $0 + $1.weight })
         var pick = 0
@@ -55,7 +59,9 @@ struct QueueScheduleGenerator {
             roll -= choice.weight
         }
         switch pick {
-        case 1: return .submitCopy(of: 1 + random.below(execution.submittedCount))
+        case 1:
+            let creates = execution.createNumbers
+            return .submitCopy(of: creates[random.below(creates.count)])
         case 2: return .update
         case 3: return .sendingPass
         case 4:

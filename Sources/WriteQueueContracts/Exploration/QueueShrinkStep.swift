@@ -25,11 +25,12 @@ struct QueueShrinkStep: Hashable, Sendable {
         var submitOfOperation: [Int: Int] = [:]
         var result: [QueueShrinkStep] = []
         for (index, step) in replay.steps.enumerated() {
-            switch step {
-            case .submit, .update, .submitCopy:
-                submitOfOperation[submitOfOperation.count + 1] = index
-            default: break
-            }
+            let makesOperation =
+                switch step {
+                case .submit, .update, .submitCopy: true
+                default: false
+                }
+            if makesOperation && replay.applied[index] { submitOfOperation[submitOfOperation.count + 1] = index }
             let action: Action
             switch step {
             case .submitCopy(let original):

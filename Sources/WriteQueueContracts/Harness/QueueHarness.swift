@@ -289,6 +289,20 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         return true
     }
 
+    /// Moves the clock to the earliest deadline a live trigger waits for and resumes the waits
+    /// due then one at a time, settling after each, so two passes woken at one instant act in
+    /// the order they started waiting (the explorer's send numbers never depend on a race).
+    /// Returns `false` when nothing waits.
+    func advanceToNextWakeOneByOne() async throws -> Bool {
+        guard let next = clock.nextLiveDeadline else { return false }
+        clock.move(to: next)
+        recorder.record("advance clock to \(next) (a wait ends)")
+        while clock.resumeEarliestDue() {
+            try await settle()
+        }
+        return true
+    }
+
     /// Moves the clock past the longest backoff (the declared cap, or 16 s), as a periodic sync
     /// that runs later would find it: tasks a queue keeps due in storage are due again.
     func advancePastLongestBackoff() {
