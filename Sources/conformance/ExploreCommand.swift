@@ -109,8 +109,8 @@ func runExplore(arguments: [String]) async -> Int32 {
         let flagged = rows.filter { $0.kind != "mutant" && $0.found }.map(\.implementation)
         print(
             "\nexplore (\(options.strategy), budget \(budget)): "
-                + (families.contains(.pagers) ? "\(found) of \(mutants) pager mutants found; " : "")
-                + (families.contains(.queues) ? "\(queueFound) of \(queueMutants) queue mutants found; " : "")
+                + (mutants > 0 ? "\(found) of \(mutants) pager mutants found; " : "")
+                + (queueMutants > 0 ? "\(queueFound) of \(queueMutants) queue mutants found; " : "")
                 + (flagged.isEmpty ? "no reference or adopter flagged" : "flagged: \(flagged.joined(separator: ", "))")
                 + (succeeded ? " — OK" : " — FAILED"))
     }
