@@ -41,6 +41,17 @@ public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
         below(denominator) < numerator
     }
 
+    /// One of `choices`, each as likely as its weight (one draw of ``below(_:)``).
+    /// - Parameter choices: Positive weights and their values; must not be empty.
+    public mutating func pick<Value>(weighted choices: [(weight: Int, value: Value)]) -> Value {
+        var roll = below(choices.reduce(0) { $0 + $1.weight })
+        for choice in choices {
+            if roll < choice.weight { return choice.value }
+            roll -= choice.weight
+        }
+        return choices[choices.count - 1].value
+    }
+
     /// The generator for schedule `index` of a run seeded with `seed`.
     public static func forSchedule(_ index: Int, of seed: UInt64) -> SplitMix64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))

@@ -126,9 +126,9 @@ public enum PagerExploration {
         // Subtrees are the valid two-step prefixes under each mode, so every core has work.
         var subtrees: [(mode: DeliveryMode?, prefix: [PagerSchedule.Step])] = []
         for mode in modes {
-            let root = await DepthFirst.run([], subject, mode: mode, depth: depth, watchdog: watchdog)
+            let root = await PrefixRun.run([], subject, mode: mode, depth: depth, watchdog: watchdog)
             for first in root.next {
-                let visited = await DepthFirst.run([first], subject, mode: mode, depth: depth, watchdog: watchdog)
+                let visited = await PrefixRun.run([first], subject, mode: mode, depth: depth, watchdog: watchdog)
                 if visited.failure != nil || depth < 2 {
                     subtrees.append((mode, [first]))
                 } else {
@@ -139,42 +139,30 @@ public enum PagerExploration {
         let blocks = subtrees
         let cap = max(1, options.budget / max(1, blocks.count))
         return await ParallelSearch.firstHit(blocks: blocks.count, parallelism: options.parallelism) { block in
-            var search = DepthFirst(subject: subject, mode: blocks[block].mode, depth: depth, cap: cap, watchdog: watchdog)
-            let hit = await search.deepening(blocks[block].prefix)
+            let mode = blocks[block].mode
+            var search = DeepeningSearch<PagerSchedule.Step, (invariant: ContractID, message: String?)>(
+                depth: depth, cap: cap)
+            let hit = await search.search(below: blocks[block].prefix) { prefix, limit in
+                await Task.yield()
+                let visited = await PrefixRun.run(prefix, subject, mode: mode, depth: limit, watchdog: watchdog)
+                return .init(
+                    failure: visited.failure.map { ($0, visited.message) }, fingerprint: visited.fingerprint,
+                    next: visited.next)
+            }
             return .init(
                 explored: search.explored, steps: search.steps,
                 hit: hit.map {
                     Hit(
-                        index: search.explored - 1, steps: $0.steps, invariant: $0.invariant, mode: blocks[block].mode,
-                        message: $0.message)
+                        index: search.explored - 1, steps: $0.steps, invariant: $0.failure.invariant, mode: mode,
+                        message: $0.failure.message)
                 })
         }
     }
 
-    /// Depth-first search of one subtree, iteratively deepened (every schedule of length d
-    /// before any of length d + 1, so the budget is never spent deep in the first branch while a
-    /// shorter failure waits in the next), re-executing each prefix on a fresh subject and
-    /// pruning a prefix whose fingerprint was already explored with at least as many steps left.
-    /// At the async level every prefix runs inside the watchdog: a hang is a finding that says
-    /// what the kit waited for, never a hung search.
-    private struct DepthFirst {
-        let subject: ExplorationSubject
-        let mode: DeliveryMode?
-        let depth: Int
-        let cap: Int
-        let watchdog: Duration
-        var explored = 0
-        var steps = 0
-        var seen: [Int: Int] = [:]
-
-        init(subject: ExplorationSubject, mode: DeliveryMode?, depth: Int, cap: Int, watchdog: Duration) {
-            self.subject = subject
-            self.mode = mode
-            self.depth = depth
-            self.cap = cap
-            self.watchdog = watchdog
-        }
-
+    /// Runs one prefix of the exhaustive search on a fresh subject; at the async level inside
+    /// the watchdog, so a hang is a finding that says what the kit waited for, never a hung
+    /// search.
+    private enum PrefixRun {
         /// What running one prefix showed.
         struct Visited: Sendable {
             var failure: ContractID?
@@ -214,35 +202,6 @@ public enum PagerExploration {
             }
         }
 
-        mutating func deepening(_ prefix: [PagerSchedule.Step]) async
-            -> (steps: [PagerSchedule.Step], invariant: ContractID, message: String?)?
-        {
-            for limit in prefix.count...max(prefix.count, depth) {
-                seen = [:]
-                if let hit = await visit(prefix, limit: limit) { return hit }
-                if explored >= cap { return nil }
-            }
-            return nil
-        }
-
-        mutating func visit(_ prefix: [PagerSchedule.Step], limit: Int) async
-            -> (steps: [PagerSchedule.Step], invariant: ContractID, message: String?)?
-        {
-            guard explored < cap else { return nil }
-            explored += 1
-            steps += prefix.count
-            await Task.yield()
-            let visited = await Self.run(prefix, subject, mode: mode, depth: limit, watchdog: watchdog)
-            if let failure = visited.failure { return (prefix, failure, visited.message) }
-            let remaining = limit - prefix.count
-            guard remaining > 0 else { return nil }
-            if let known = seen[visited.fingerprint], known >= remaining { return nil }
-            seen[visited.fingerprint] = remaining
-            for step in visited.next {
-                if let hit = await visit(prefix + [step], limit: limit) { return hit }
-            }
-            return nil
-        }
     }
 
     // MARK: - Shrinking and the report

@@ -19,16 +19,7 @@ enum ScheduleGenerator {
         if capabilities.triggers.contains(.fillScreen) { choices.append((1, 4)) }
         if !open.isEmpty { choices += [(7, 5), (2, 6)] }
         if !answered.isEmpty { choices.append((1, 7)) }
-        var roll = random.below(choices.reduce(0) { $0 + $1.weight })
-        var kind = 0
-        for choice in choices {
-            if roll < choice.weight {
-                kind = choice.kind
-                break
-            }
-            roll -= choice.weight
-        }
-        switch kind {
+        switch random.pick(weighted: choices.map { ($0.weight, $0.kind) }) {
         case 1: return .retry
         case 2: return .changeQuery
         case 3: return .refresh

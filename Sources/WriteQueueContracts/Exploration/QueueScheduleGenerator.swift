@@ -49,16 +49,7 @@ struct QueueScheduleGenerator {
             choices.append((storm ? 4 : 1, 5))  // a later sync's tick
         }
         if crashes < (storm ? 0 : 2) { choices.append((1, 6)) }
-        var roll = random.below(choices.reduce(0) { $0 + $1.weight })
-        var pick = 0
-        for choice in choices {
-            if roll < choice.weight {
-                pick = choice.step
-                break
-            }
-            roll -= choice.weight
-        }
-        switch pick {
+        switch random.pick(weighted: choices.map { ($0.weight, $0.step) }) {
         case 1:
             let creates = execution.createNumbers
             return .submitCopy(of: creates[random.below(creates.count)])
