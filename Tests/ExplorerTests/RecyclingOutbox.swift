@@ -123,7 +123,7 @@ final class RecyclingStore: @unchecked Sendable {
 }
 
 enum RecyclingOutboxAdapter: WriteQueueAdapter {
-    static let capabilities = QueueCapabilities(exposesDiagnostics: true, backoffCap: RecyclingOutbox.cap)
+    static let capabilities = QueueCapabilities(exposesDiagnostics: true, backoff: .capped(at: RecyclingOutbox.cap))
 
     static func makeStorage() throws -> RecyclingStore { RecyclingStore() }
 

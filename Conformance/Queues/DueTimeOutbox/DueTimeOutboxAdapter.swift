@@ -3,7 +3,7 @@ import WriteQueueContracts
 
 /// Drives ``DueTimeOutbox``: the kit's passes play the periodic sync.
 enum DueTimeOutboxAdapter: WriteQueueAdapter {
-    static let capabilities = QueueCapabilities(backoffCap: DueTimeOutbox.maximumDelay)
+    static let capabilities = QueueCapabilities(backoff: .capped(at: DueTimeOutbox.maximumDelay))
 
     static func makeStorage() throws -> DueTimeStore { DueTimeStore() }
 

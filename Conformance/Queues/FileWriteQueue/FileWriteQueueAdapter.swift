@@ -10,7 +10,7 @@ public enum FileWriteQueueAdapter: WriteQueueAdapter {
 
     public static let capabilities = QueueCapabilities(
         retryableStatusCodes: policy.retryableClientErrors,
-        exposesDiagnostics: true, storageIsOnDisk: true, backoffCap: policy.maximumDelay)
+        exposesDiagnostics: true, storageIsOnDisk: true, backoff: .capped(at: policy.maximumDelay))
 
     public static func makeStorage() throws -> URL {
         FileManager.default.temporaryDirectory

@@ -10,7 +10,7 @@ public enum FileWriteQueueIETFAdapter: WriteQueueAdapter {
 
     public static let capabilities = QueueCapabilities(
         conflictProfile: .ietfDraft, retryableStatusCodes: policy.retryableClientErrors,
-        exposesDiagnostics: true, storageIsOnDisk: true, backoffCap: policy.maximumDelay)
+        exposesDiagnostics: true, storageIsOnDisk: true, backoff: .capped(at: policy.maximumDelay))
 
     public static func makeStorage() throws -> URL { try FileWriteQueueAdapter.makeStorage() }
 

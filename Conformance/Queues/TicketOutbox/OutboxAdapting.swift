@@ -12,7 +12,7 @@ extension OutboxAdapting {
     public static var capabilities: QueueCapabilities {
         QueueCapabilities(
             exposesDiagnostics: true, sharesStorageBetweenInstances: true, coalescesUpdates: true,
-            backoffCap: TicketOutbox.maximumDelay)
+            backoff: .capped(at: TicketOutbox.maximumDelay))
     }
 
     public static func makeStorage() throws -> OutboxStore { OutboxStore() }

@@ -23,9 +23,22 @@ public struct QueueCapabilities: Hashable, Sendable {
     /// Whether the queue merges pending updates to the same entity (Q12 checks every queue;
     /// one that does not merge passes it by sending every body in order).
     public var coalescesUpdates: Bool
-    /// The longest delay between two retries. `nil` when the queue does not back off on the
-    /// injected clock, which makes Q8 not applicable.
-    public var backoffCap: Duration?
+    /// How the queue waits before a retry (Q8): capped, without a cap, or not at all.
+    public var backoff: QueueBackoff
+    /// The longest delay between two retries, when the queue declares one.
+    public var backoffCap: Duration? { backoff.cap }
+    /// Body fields whose values are sensitive (Q10 puts a canary value in each of them and
+    /// checks no diagnostic holds it). The app's own names: `["password", "cardNumber", "cvv"]`;
+    /// `["card"]` by default.
+    public var sensitiveFields: Set<String>
+    /// How long the queue lets one request run before it gives up on it (its
+    /// `URLRequest.timeoutInterval`): Q7 moves the clock this close to it while a request is in
+    /// flight, past any shorter send lease, and starts a second pass. 60 s (URLSession's
+    /// default) by default.
+    public var requestTimeout: Duration
+    /// Where requests carry the key and the operation's body; the body with the key in a header
+    /// by default.
+    public var requestLayout: RequestLayout
     /// Whether the queue starts a sending pass by itself when it launches (an app that flushes
     /// its outbox at start). The kit then starts one pass, through `runSendingPass`, right
     /// after every launch, concurrently with what the timeline does next.
@@ -42,8 +55,12 @@ public struct QueueCapabilities: Hashable, Sendable {
     ///   - storageIsOnDisk: Whether the storage is a directory or file.
     ///   - sharesStorageBetweenInstances: Whether two live instances may share one storage.
     ///   - coalescesUpdates: Whether pending updates to one entity are merged.
-    ///   - backoffCap: The declared cap of the retry delay, or `nil`.
+    ///   - backoff: How the queue waits before a retry; ``QueueBackoff/none`` by default.
     ///   - sendsOnLaunch: Whether a launch starts a sending pass by itself.
+    ///   - sensitiveFields: Body fields whose values never belong in a diagnostic; `["card"]`
+    ///     by default.
+    ///   - requestTimeout: How long one request may run; 60 s by default.
+    ///   - requestLayout: Where requests carry the key and the operation's body.
     public init(
         conflictProfile: ConflictProfile = .sourceDocument,
         retryableStatusCodes: Set<Int> = [408, 429],
@@ -52,8 +69,11 @@ public struct QueueCapabilities: Hashable, Sendable {
         storageIsOnDisk: Bool = false,
         sharesStorageBetweenInstances: Bool = false,
         coalescesUpdates: Bool = false,
-        backoffCap: Duration? = nil,
-        sendsOnLaunch: Bool = false
+        backoff: QueueBackoff = .none,
+        sendsOnLaunch: Bool = false,
+        sensitiveFields: Set<String> = ["card"],
+        requestTimeout: Duration = .seconds(60),
+        requestLayout: RequestLayout = .plain
     ) {
         self.conflictProfile = conflictProfile
         self.retryableStatusCodes = retryableStatusCodes
@@ -62,8 +82,11 @@ public struct QueueCapabilities: Hashable, Sendable {
         self.storageIsOnDisk = storageIsOnDisk
         self.sharesStorageBetweenInstances = sharesStorageBetweenInstances
         self.coalescesUpdates = coalescesUpdates
-        self.backoffCap = backoffCap
+        self.backoff = backoff
         self.sendsOnLaunch = sendsOnLaunch
+        self.sensitiveFields = sensitiveFields
+        self.requestTimeout = requestTimeout
+        self.requestLayout = requestLayout
     }
 
     /// Whether the queue must retry `status` (a client error) with the same key.

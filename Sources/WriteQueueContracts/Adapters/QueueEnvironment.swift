@@ -1,14 +1,33 @@
-/// What the kit hands a queue when it launches one: the transport to send through and the clock
-/// to wait on.
+import Foundation
+
+/// What the kit hands a queue when it launches one: the transport to send through, the clock to
+/// wait on, the time of day as the app reads it, and which process this launch is.
 public struct QueueEnvironment: Sendable {
-    /// The kit's transport: every request parks there until the timeline answers it.
+    /// The kit's transport: every request parks there until the timeline answers it. Each
+    /// launch gets its own, so a request is known by the process that sent it even when it is
+    /// sent from a `DispatchQueue` or a completion handler.
     public let transport: ControlledTransport
     /// The kit's clock: backoff waits on it, and only the timeline moves it.
     public let clock: ManualClock
+    /// The launch (app process) number, from 1: a relaunch after a crash, or a second instance
+    /// over the same storage, has a new one. A queue that keeps send leases in a storage
+    /// object that outlives the kit's crash may stamp them with it and treat leases of another
+    /// launch as gone (see ``WriteQueueAdapter/forgetProcessMemory(in:)``).
+    public let launch: Int
 
     /// Creates an environment.
-    public init(transport: ControlledTransport, clock: ManualClock) {
+    public init(transport: ControlledTransport, clock: ManualClock, launch: Int = 1) {
         self.transport = transport
         self.clock = clock
+        self.launch = launch
+    }
+
+    /// The time of day on the kit's clock, for queues that read `Date()` (`now: () -> Date`):
+    /// pass `environment.now` where the app passes `Date.init`. It moves only with the manual
+    /// clock, and no two reads return the same date (as with a real clock), so creation times
+    /// never tie. See ``ManualClock/date``.
+    public var now: @Sendable () -> Date {
+        let clock = clock
+        return { clock.date }
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// enum OutboxAdapter: WriteQueueAdapter {
-///     static let capabilities = QueueCapabilities(exposesDiagnostics: true, backoffCap: .seconds(16))
+///     static let capabilities = QueueCapabilities(exposesDiagnostics: true, backoff: .capped(at: .seconds(16)))
 ///
 ///     static func makeStorage() throws -> OutboxStore { OutboxStore() }
 ///
@@ -50,8 +50,9 @@ import Foundation
 /// - **Q5 success-only completion**: only a 2xx completes or removes a task.
 /// - **Q6 new action, new key**: two submits are two tasks with two keys.
 /// - **Q7 single sender**: two passes started together never send one task twice at once.
-/// - **Q8 capped backoff keeps identity**: retries wait on the injected clock with a positive,
-///   non-decreasing delay that reaches and never exceeds ``QueueCapabilities/backoffCap``.
+/// - **Q8 capped backoff keeps identity**: retries wait (on the injected clock, or as a due time
+///   read through ``QueueEnvironment/now``) a positive, non-decreasing delay that reaches and
+///   never exceeds the cap ``QueueCapabilities/backoff`` declares.
 /// - **Q9 other client errors by contract**: 4xx statuses follow the declared classification;
 ///   400 and 422 are always terminal.
 /// - **Q10 no sensitive data in diagnostics**: no diagnostic or log line holds a sensitive value.
@@ -109,6 +110,18 @@ public protocol WriteQueueAdapter: Sendable {
 
     /// Removes the storage after the run (a temporary directory). Defaults to doing nothing.
     static func discardStorage(_ storage: Storage)
+
+    /// Wipes what a process death wipes from `storage`: called when the kit crashes the app,
+    /// after it dropped every queue instance and before it launches the next one.
+    ///
+    /// A real crash frees the process's memory. The kit cannot free a dropped instance whose
+    /// request is parked at the transport (its task holds it), and an in-memory storage value
+    /// stands for the disk and survives on purpose. If the queue keeps anything in memory inside
+    /// `storage` (send leases or claims, a cache, a lease table keyed by weak owners), clear it
+    /// here, and only that: durable records stay. Defaults to doing nothing (files and records
+    /// need nothing).
+    /// - Parameter storage: The storage the next launch starts from.
+    static func forgetProcessMemory(in storage: Storage) async
 }
 
 extension WriteQueueAdapter {
@@ -117,4 +130,7 @@ extension WriteQueueAdapter {
 
     /// Nothing to remove.
     public static func discardStorage(_ storage: Storage) {}
+
+    /// Nothing lives in process memory inside the storage.
+    public static func forgetProcessMemory(in storage: Storage) async {}
 }

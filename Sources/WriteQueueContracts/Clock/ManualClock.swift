@@ -59,6 +59,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private var closed = false
     private var observers: [@Sendable () -> Void] = []
     private var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var lastDateRead: Date?
 
     /// Creates a clock.
     /// - Parameter now: Where the clock starts; the origin by default.
@@ -68,6 +69,40 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     /// The current instant.
     public var now: Instant { lock.withLock { current } }
+
+    /// The time of day at the clock's origin: 2026-01-01 00:00:00 UTC.
+    public static let epoch = Date(timeIntervalSince1970: 1_767_225_600)
+
+    /// The time of day now, for code that reads `Date()`: ``epoch`` plus the time the clock has
+    /// moved.
+    ///
+    /// Like a real clock, it never returns one value twice: a read at the same instant as the
+    /// previous one is one microsecond later than it (the offset never grows past the reads
+    /// made since the clock last moved), so queues that order tasks by creation time never see
+    /// a tie the app would not see.
+    public var date: Date {
+        lock.withLock {
+            var date = Self.epoch.addingTimeInterval(Self.seconds(current.offset))
+            if let last = lastDateRead, date <= last { date = last.addingTimeInterval(0.000_001) }
+            lastDateRead = date
+            return date
+        }
+    }
+
+    /// The time of day at `instant`, without the tie-breaking offset of ``date``.
+    public func date(at instant: Instant) -> Date {
+        Self.epoch.addingTimeInterval(Self.seconds(instant.offset))
+    }
+
+    /// The instant at which the clock shows `date`: for a queue that stores due dates.
+    public func instant(at date: Date) -> Instant {
+        Instant(offset: .milliseconds(Int64((date.timeIntervalSince(Self.epoch) * 1000).rounded(.up))))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 
     /// Zero: the clock resolves any duration.
     public var minimumResolution: Duration { .zero }
@@ -187,12 +222,12 @@ public final class ManualClock: Clock, @unchecked Sendable {
         lock.withLock { sleepers.values.map(\.deadline).sorted() }
     }
 
-    /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
     /// The deadlines of the live waits, earliest first.
     var liveDeadlines: [Instant] {
         lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).sorted() }
     }
 
+    /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
     var nextLiveDeadline: Instant? {
         lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).min() }
     }

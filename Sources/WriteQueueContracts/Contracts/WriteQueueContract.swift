@@ -68,10 +68,10 @@ public struct WriteQueueContract: Sendable, Hashable, Identifiable, CustomString
     /// Whether this contract can run against a queue with `capabilities`.
     public func applicability(for capabilities: QueueCapabilities) -> Applicability {
         switch id {
-        case "Q8" where capabilities.backoffCap == nil:
+        case "Q8" where !capabilities.backoff.backsOff:
             .notApplicable(
-                reason: "the adapter declares no backoff cap (QueueCapabilities.backoffCap), so "
-                    + "retry delays cannot be measured against it")
+                reason: "the adapter declares that its queue does not back off before a retry "
+                    + "(QueueCapabilities.backoff is .none); declare .capped(at:) or .uncapped")
         case "Q10" where !capabilities.exposesDiagnostics:
             .notApplicable(
                 reason: "the adapter exposes no diagnostics or log lines "

@@ -24,7 +24,6 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     let ledger: IdempotencyLedger
     let stage: QueueStage
     let storage: A.Storage
-    let environment: QueueEnvironment
 
     private var instances: [Int: A.Queue] = [:]
     private var launches: [Int: (trigger: Int, queue: LaunchedQueue<A.Queue>)] = [:]
@@ -44,7 +43,6 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         capabilities = A.capabilities
         ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
         stage = QueueStage(clock: clock)
-        environment = QueueEnvironment(transport: ControlledTransport(stage: stage), clock: clock)
         recorder.setWaiting(for: "the adapter to make storage")
         storage = try A.makeStorage()
     }
@@ -61,7 +59,16 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         fields.append(("title", title ?? "Ticket \(number)"))
         fields += extra
         let json = "{" + fields.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
-        return QueueOperation(id: "op-\(number)", kind: kind, body: Data(json.utf8), sensitiveFields: sensitive)
+        return QueueOperation(
+            id: "op-\(number)", kind: kind, body: WriteBody.normalized(Data(json.utf8)),
+            sensitiveFields: sensitive)
+    }
+
+    /// The environment of launch `instance`: its own transport, the shared clock.
+    func environment(for instance: Int) -> QueueEnvironment {
+        QueueEnvironment(
+            transport: ControlledTransport(stage: stage, instance: instance, layout: capabilities.requestLayout),
+            clock: clock, launch: instance)
     }
 
     private func kindEntity(_ kind: QueueOperation.Kind) -> String? {
@@ -69,8 +76,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         return nil
     }
 
-    /// The operations whose body is `body`, as `op-1` or `op-1/op-2`.
+    /// The operations whose body is `body` (as a JSON value), as `op-1` or `op-1/op-2`.
     func operationLabel(for body: Data) -> String {
+        let body = WriteBody.normalized(body)
         let matching = operations.filter { $0.body == body }.map(\.id)
         return matching.isEmpty ? "an unknown body" : matching.joined(separator: "/")
     }
@@ -88,11 +96,11 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     /// The launch runs as a trigger, like a submit: a queue whose launch resends what storage
     /// holds (and awaits it) parks those sends here, and becomes usable when its launch returns.
     @discardableResult
-    func launch(alongside: Bool = false) async throws -> Int {
+    func launch(alongside: Bool = false, deferringStartupPass: Bool = false) async throws -> Int {
         instanceCount += 1
         let number = instanceCount
         let launched = LaunchedQueue<A.Queue>()
-        let (storage, environment) = (self.storage, self.environment)
+        let (storage, environment) = (self.storage, self.environment(for: number))
         let trigger = stage.start("launch #\(number)", generation: number) {
             launched.set(try await A.launch(from: storage, environment: environment))
         }
@@ -107,12 +115,19 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         let stillLaunching = stage.ending(of: trigger) == nil
         recorder.record(what + (stillLaunching ? " (the launch waits on its own sends)" : ""))
         if !stillLaunching { _ = try queue(number) }
-        if capabilities.sendsOnLaunch {
-            try startPass(on: number, label: "startup sending pass of instance #\(number)")
-            try await settle("the startup sending pass to return, park a request, or wait on the clock")
+        if capabilities.sendsOnLaunch, !deferringStartupPass {
+            try await startStartupPass(on: number)
         }
         try transcribeSends()
         return number
+    }
+
+    /// Starts the pass a queue declared with ``QueueCapabilities/sendsOnLaunch`` runs at
+    /// launch, and settles it.
+    func startStartupPass(on instance: Int? = nil) async throws {
+        let number = instance ?? currentInstance
+        try startPass(on: number, label: "startup sending pass of instance #\(number)")
+        try await settle("the startup sending pass to return, park a request, or wait on the clock")
     }
 
     /// Crashes the app: every live instance is dropped without any shutdown. Requests they had
@@ -129,6 +144,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         }
         instances = [:]
         launches = [:]
+        recorder.setWaiting(for: "the adapter to forget what lived in the crashed process's memory")
+        await A.forgetProcessMemory(in: storage)
     }
 
     private func queue(_ instance: Int?) throws -> (Int, A.Queue) {
@@ -222,7 +239,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
                 Violation(
                     kind: .adapterError, tier: recorder.tier,
                     summary: "Expected every request to be awaited by a running submit or sending "
-                        + "pass, but send #\(orphan.number) came from \(stage.label(of: orphan.trigger))"
+                        + "pass, but send #\(orphan.number) came from \(origin(of: orphan))"
                         + (orphan.trigger == nil ? "" : " after it returned") + ".",
                     hint: "Fire-and-forget work (a Task the call did not await, a detached task) cannot "
                         + "be settled. Await the work inside submit or runSendingPass."))
@@ -244,8 +261,14 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             sends.append(send)
             recorder.record(
                 "send #\(send.number) \(operationLabel(for: send.request.body)) "
-                    + "key=\(short(send.request.idempotencyKey)) parked (\(stage.label(of: send.trigger)))")
+                    + "key=\(short(send.request.idempotencyKey)) parked (\(origin(of: send)))")
         }
+    }
+
+    /// Which trigger (or, for a request with no task-local tag, which launch) sent `send`.
+    func origin(of send: ParkedSend) -> String {
+        guard send.trigger == nil else { return stage.label(of: send.trigger) }
+        return "launch #\(send.instance), from outside the kit's task (a DispatchQueue or callback)"
     }
 
     /// Triggers still running.
@@ -350,21 +373,29 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         }
     }
 
-    /// Waits for the queue to send `operation`: settles, moves the clock when every running
-    /// trigger waits on it, and starts a sending pass when nothing runs.
+    /// Waits for the queue to send `operation`: settles, answers requests for other operations
+    /// (a queue may send its tasks in any order), moves the clock when every running trigger
+    /// waits on it, and starts a sending pass when nothing runs.
     ///
     /// - Parameters:
     ///   - operation: The operation whose request the timeline waits for.
     ///   - instance: The instance to start a pass on; the latest by default.
-    ///   - others: How to answer requests for other operations met on the way; `nil` leaves
-    ///     them parked.
+    ///   - others: How to answer requests for other operations met on the way (success by
+    ///     default); `nil` leaves them parked.
+    ///   - clockStep: How far to move the clock at a time for a queue that keeps due times in
+    ///     storage and waits on nothing; a sixteenth of the declared cap (or of 16 s) by default.
+    ///   - stepLimit: How far to move the clock that way in all; twice the cap by default.
     func nextSend(
-        of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = nil
+        of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = .serve,
+        clockStep: Duration? = nil, stepLimit: Duration? = nil
     ) async throws -> ParkedSend {
         var startedPass = false
         var stepped = Duration.zero
-        let step = (capabilities.backoffCap ?? .seconds(16)) / 16
-        for _ in 0..<128 {
+        let horizon = capabilities.backoffCap ?? .seconds(16)
+        let step = clockStep ?? horizon / 16
+        let limit = stepLimit ?? horizon * 2
+        let bound = Int(ManualClock.seconds(limit) / max(ManualClock.seconds(step), 0.000_001)) + 128
+        for _ in 0..<bound {
             try await settle("a request for \(operation.id)")
             if let send = openSends.first(where: { $0.request.body == operation.body }) { return send }
             if let others, let other = openSends.first {
@@ -378,11 +409,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
                 continue
             }
             // A queue may keep its next due time in storage and skip tasks that are not due,
-            // without waiting on the clock: step the clock (in sixteenths of the declared cap,
-            // up to twice the cap) and run another pass, as a sync timer would.
-            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil,
-                stepped < (capabilities.backoffCap ?? .seconds(16)) * 2
-            {
+            // without waiting on the clock: step the clock and run another pass, as a sync
+            // timer would.
+            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit {
                 clock.advance(by: step)
                 stepped += step
                 recorder.record(
@@ -393,14 +422,30 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             break
         }
         let open = openSends.map { "send #\($0.number) \(operationLabel(for: $0.request.body))" }
+        let task = try await persistedTask(for: operation)
         let stored = try await describeTasks()
+        let hint: String
+        switch task?.status {
+        case nil:
+            hint = "The task is not in storage, so nothing will ever send it: persist it at submit and "
+                + "keep it until an explicit success."
+        case .pending?, .inFlight?:
+            hint = "The task is stored and pending, yet no pass sends it. If a lease or claim from a "
+                + "crashed launch still holds it, a relaunch must treat it as gone (leases in process "
+                + "memory vanish with the process: clear them in forgetProcessMemory(in:)); a task "
+                + "left \"sending\" by a crash must be picked again."
+        case let status?:
+            hint = "The task is \(status.rawValue), so no pass sends it; check which answers end a task."
+        }
         throw violation(
             "Expected the queue to send \(operation.id), but "
-                + (open.isEmpty ? "its sending pass returned without sending it" : "only \(open.joined(separator: ", ")) is in flight")
+                + (open.isEmpty
+                    ? "no pass sent it" + (stepped > .zero ? " (the clock moved \(ManualClock.format(stepped)))" : "")
+                    : "only \(open.joined(separator: ", ")) is in flight")
                 + ".",
             expected: "a request with body \(operation.bodyText)",
             actual: "stored tasks: \(stored)",
-            hint: "A task that is not in storage, or not pending, is never sent again.")
+            hint: hint)
     }
 
     // MARK: Storage
@@ -408,7 +453,11 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     /// Every task the storage holds.
     func tasks() async throws -> [PersistedTask] {
         recorder.setWaiting(for: "the adapter to list the persisted tasks")
-        return try await A.persistedTasks(in: storage)
+        return try await A.persistedTasks(in: storage).map { task in
+            var task = task
+            task.body = WriteBody.normalized(task.body)
+            return task
+        }
     }
 
     /// The stored task for `operation`: by operation ID, else by body (in submit order).

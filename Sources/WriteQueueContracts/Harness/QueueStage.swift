@@ -5,9 +5,18 @@ import Foundation
 ///
 /// A trigger is settled when it has returned, or when there is evidence it cannot move until the
 /// timeline does something: a request it sent is parked here, or it waits on the manual clock.
-/// The timeline waits for that by events (a request parks, a wait starts, a trigger returns),
-/// never by time. A crash kills a generation of triggers: their parked requests and waits are
-/// frozen until the end of the timeline, as if their process were gone.
+/// The timeline waits for that by events (a request parks, a wait starts, a trigger returns,
+/// the triggers' executor goes idle), never by time. A crash kills a generation of triggers:
+/// their parked requests and waits are frozen until the end of the timeline, as if their
+/// process were gone.
+///
+/// Evidence, in full:
+/// - the triggers' work is idle on their ``TriggerExecutor`` (no child task of a pass is still
+///   on its way to the transport), and, for each trigger,
+/// - it has returned; or a request sent under its task-local tag is parked; or it waits on the
+///   clock; or requests of its launch arrived with no tag (sent from the app's own
+///   `DispatchQueue` or a completion handler, where task-locals do not travel), at least one
+///   for each running trigger of that launch without other evidence.
 final class QueueStage: @unchecked Sendable {
     private struct Trigger {
         let number: Int
@@ -19,7 +28,7 @@ final class QueueStage: @unchecked Sendable {
 
     private struct Parked {
         let send: ParkedSend
-        let continuation: CheckedContinuation<WriteResponse, any Error>
+        let resume: @Sendable (Result<WriteResponse, any Error>) -> Void
     }
 
     let clock: ManualClock
@@ -31,10 +40,30 @@ final class QueueStage: @unchecked Sendable {
     private var triggerCount = 0
     private var waiter: CheckedContinuation<Void, Never>?
     private var finishing = false
+    private var deadInstances: Set<Int> = []
+    private let executor: (any Sendable)?
 
     init(clock: ManualClock) {
         self.clock = clock
+        let signal = SignalRelay()
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            executor = TriggerExecutor(becameIdle: { signal.fire() })
+        } else {
+            executor = nil
+        }
+        signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
+    }
+
+    /// Whether the triggers' executor has no job queued or running (always, where task
+    /// executors do not exist).
+    private var executorIsIdle: Bool {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = executor as? TriggerExecutor
+        {
+            return executor.isIdle
+        }
+        return true
     }
 
     // MARK: Triggers
@@ -48,7 +77,7 @@ final class QueueStage: @unchecked Sendable {
             triggers[triggerCount] = Trigger(number: triggerCount, label: label, generation: generation)
             return triggerCount
         }
-        let task = Task {
+        let run: @Sendable () async -> Void = {
             var ending = "returned"
             do {
                 try await TriggerContext.$current.withValue(number) { try await body() }
@@ -56,6 +85,14 @@ final class QueueStage: @unchecked Sendable {
                 ending = "threw \(error)"
             }
             self.triggerReturned(number, ending: ending)
+        }
+        let task: Task<Void, Never>
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            let executor = executor as? TriggerExecutor
+        {
+            task = Task(executorPreference: executor) { await run() }
+        } else {
+            task = Task { await run() }
         }
         lock.withLock { tasks[number] = task }
         return number
@@ -102,7 +139,10 @@ final class QueueStage: @unchecked Sendable {
                 triggers[number]?.dead = true
                 killed.insert(number)
             }
-            let sends = parked.values.map(\.send).filter { $0.trigger.map(killed.contains) ?? false }
+            deadInstances.insert(generation)
+            let sends = parked.values.map(\.send).filter { send in
+                send.trigger.map(killed.contains) ?? (send.instance == generation)
+            }
             return (killed, sends.sorted { $0.number < $1.number })
         }
         clock.freeze(triggers: killed)
@@ -111,22 +151,47 @@ final class QueueStage: @unchecked Sendable {
 
     // MARK: Requests
 
-    /// Parks `request` until the timeline answers it. Called by the transport.
-    func park(_ request: WriteRequest) async throws -> WriteResponse {
+    /// Parks `request`, sent through the transport of launch `instance`, until the timeline
+    /// answers it. Called by the transport.
+    func park(_ request: WriteRequest, instance: Int, layout: RequestLayout) async throws -> WriteResponse {
         let trigger = TriggerContext.current
         return try await withCheckedThrowingContinuation { continuation in
-            let accepted: Bool = lock.withLock {
-                guard !finishing else { return false }
-                sendCount += 1
-                let send = ParkedSend(number: sendCount, trigger: trigger, request: request)
-                parked[sendCount] = Parked(send: send, continuation: continuation)
-                return true
+            register(request, instance: instance, trigger: trigger, layout: layout, isCallback: false) {
+                continuation.resume(with: $0)
             }
-            if accepted {
-                signal()
-            } else {
-                continuation.resume(throwing: CancellationError())
-            }
+        }
+    }
+
+    /// Parks `request` for a completion-handler transport: `completion` runs once, with the
+    /// timeline's answer, on the thread that answers it.
+    func parkCallback(
+        _ request: WriteRequest, instance: Int, layout: RequestLayout,
+        completion: @escaping @Sendable (Result<WriteResponse, any Error>) -> Void
+    ) {
+        register(
+            request, instance: instance, trigger: TriggerContext.current, layout: layout, isCallback: true,
+            completion)
+    }
+
+    private func register(
+        _ request: WriteRequest, instance: Int, trigger: Int?, layout: RequestLayout, isCallback: Bool,
+        _ resume: @escaping @Sendable (Result<WriteResponse, any Error>) -> Void
+    ) {
+        let (key, body) = layout.normalize(request)
+        let accepted: Bool = lock.withLock {
+            guard !finishing else { return false }
+            sendCount += 1
+            let send = ParkedSend(
+                number: sendCount, trigger: trigger, instance: instance,
+                request: WriteRequest(idempotencyKey: key, body: body), rawBody: request.body,
+                isCallback: isCallback)
+            parked[sendCount] = Parked(send: send, resume: resume)
+            return true
+        }
+        if accepted {
+            signal()
+        } else {
+            resume(.failure(CancellationError()))
         }
     }
 
@@ -134,10 +199,17 @@ final class QueueStage: @unchecked Sendable {
     var liveSends: [ParkedSend] {
         lock.withLock {
             parked.values.map(\.send).filter { send in
-                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return false }
+                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else {
+                    return send.trigger == nil && !deadInstances.contains(send.instance)
+                        && hasRunningTrigger(instance: send.instance)
+                }
                 return !trigger.dead
             }.sorted { $0.number < $1.number }
         }
+    }
+
+    private func hasRunningTrigger(instance: Int) -> Bool {
+        triggers.values.contains { $0.generation == instance && $0.ending == nil && !$0.dead }
     }
 
     /// Requests no live trigger awaits (sent from outside every trigger, or by work a trigger
@@ -145,7 +217,9 @@ final class QueueStage: @unchecked Sendable {
     var orphanSends: [ParkedSend] {
         lock.withLock {
             parked.values.map(\.send).filter { send in
-                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
+                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else {
+                    return !deadInstances.contains(send.instance) && !hasRunningTrigger(instance: send.instance)
+                }
                 return trigger.ending != nil && !trigger.dead
             }.sorted { $0.number < $1.number }
         }
@@ -165,7 +239,7 @@ final class QueueStage: @unchecked Sendable {
     /// Answers a parked request.
     func resume(_ number: Int, with result: Result<WriteResponse, any Error>) {
         let entry = lock.withLock { parked.removeValue(forKey: number) }
-        entry?.continuation.resume(with: result)
+        entry?.resume(result)
     }
 
     // MARK: Settling
@@ -193,12 +267,20 @@ final class QueueStage: @unchecked Sendable {
     }
 
     private func isSettledLocked() -> Bool {
+        guard executorIsIdle else { return false }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
-        return triggers.values.allSatisfy { trigger in
-            trigger.ending != nil || trigger.dead || parkedBy.contains(trigger.number)
-                || waiting.contains(trigger.number)
+        var untagged: [Int: Int] = [:]
+        for send in parked.values.map(\.send) where send.trigger == nil {
+            untagged[send.instance, default: 0] += 1
         }
+        var unexplained: [Int: Int] = [:]
+        for trigger in triggers.values where trigger.ending == nil && !trigger.dead {
+            if !parkedBy.contains(trigger.number) && !waiting.contains(trigger.number) {
+                unexplained[trigger.generation, default: 0] += 1
+            }
+        }
+        return unexplained.allSatisfy { instance, count in (untagged[instance] ?? 0) >= count }
     }
 
     // MARK: Finishing
@@ -211,9 +293,22 @@ final class QueueStage: @unchecked Sendable {
             defer { parked = [:] }
             return (Array(parked.values), Array(tasks.values))
         }
-        for entry in open { entry.continuation.resume(throwing: CancellationError()) }
+        for entry in open { entry.resume(.failure(CancellationError())) }
         for task in running { task.cancel() }
         clock.close()
         for task in running { await task.value }
     }
+}
+
+/// Forwards the executor's "idle" event to the stage, which exists only after the executor.
+private final class SignalRelay: @unchecked Sendable {
+    private let lock = NSLock()
+    private var handler: (@Sendable () -> Void)?
+
+    var target: (@Sendable () -> Void)? {
+        get { lock.withLock { handler } }
+        set { lock.withLock { handler = newValue } }
+    }
+
+    func fire() { target?() }
 }

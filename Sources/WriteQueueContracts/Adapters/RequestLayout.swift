@@ -1,0 +1,101 @@
+import Foundation
+
+/// Where a queue's request carries the idempotency key and the operation's own body, so the
+/// kit can recognise an operation however the app wraps it.
+///
+/// Most queues send the operation's JSON as the request body and the key in an
+/// `Idempotency-Key` header: the default. A GraphQL client sends an envelope
+/// (`{"query": "…", "variables": {"input": {…}}}`) and may carry the key inside the input as
+/// `clientMutationId`:
+///
+/// ```swift
+/// QueueCapabilities(requestLayout: RequestLayout(
+///     operationBody: ["variables", "input"], key: .bodyField(["variables", "input", "clientMutationId"])))
+/// ```
+///
+/// The kit then reads the key from that field, and compares the object at `operationBody`
+/// (without the key field) with the operation it submitted, as a JSON value. Resends are still
+/// compared byte for byte with the task's first attempt (Q3): the same bytes, whatever their
+/// layout.
+public struct RequestLayout: Hashable, Sendable {
+    /// Where the key travels.
+    public enum KeyLocation: Hashable, Sendable {
+        /// In ``WriteRequest/idempotencyKey`` (the `Idempotency-Key` header).
+        case header
+        /// In the body, at this path of object keys (for example `["clientMutationId"]`).
+        case bodyField([String])
+    }
+
+    /// The path of object keys from the request body to the operation's own body; empty when
+    /// the request body is the operation's body.
+    public var operationBody: [String]
+    /// Where the key travels.
+    public var key: KeyLocation
+
+    /// Creates a layout.
+    /// - Parameters:
+    ///   - operationBody: The path to the operation's body inside the request body; empty by
+    ///     default (the request body is the operation's body).
+    ///   - key: Where the key travels; ``KeyLocation/header`` by default.
+    public init(operationBody: [String] = [], key: KeyLocation = .header) {
+        self.operationBody = operationBody
+        self.key = key
+    }
+
+    /// The body as the operation's body and the key in the header: the default.
+    public static let plain = RequestLayout()
+
+    /// The key and the operation's canonical body (sorted keys, the key field removed) of
+    /// `request`, read through this layout. A body that is not JSON is returned unchanged.
+    func normalize(_ request: WriteRequest) -> (key: String?, body: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: request.body, options: [.fragmentsAllowed])
+        else { return (request.idempotencyKey, request.body) }
+        var key = request.idempotencyKey
+        var operation = Self.value(at: operationBody, in: object) ?? object
+        if case .bodyField(let path) = self.key {
+            key = Self.value(at: path, in: object).flatMap { $0 as? String } ?? key
+            if path.starts(with: operationBody), path.count > operationBody.count {
+                operation = Self.removing(Array(path.dropFirst(operationBody.count)), from: operation)
+            }
+        }
+        return (key, WriteBody.canonical(operation) ?? request.body)
+    }
+
+    private static func value(at path: [String], in object: Any) -> Any? {
+        var current: Any? = object
+        for component in path { current = (current as? [String: Any])?[component] }
+        return current
+    }
+
+    private static func removing(_ path: [String], from object: Any) -> Any {
+        guard let first = path.first, var dictionary = object as? [String: Any] else { return object }
+        if path.count == 1 {
+            dictionary[first] = nil
+        } else if let inner = dictionary[first] {
+            dictionary[first] = removing(Array(path.dropFirst()), from: inner)
+        }
+        return dictionary
+    }
+}
+
+/// JSON bodies compared as values: the kit's one canonical form.
+enum WriteBody {
+    /// `object` as canonical JSON: sorted keys, no whitespace.
+    static func canonical(_ object: Any) -> Data? {
+        guard JSONSerialization.isValidJSONObject(object) || object is String || object is NSNumber
+        else { return nil }
+        return try? JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+    }
+
+    /// `body` as canonical JSON, or `nil` when it is not JSON.
+    static func canonical(_ body: Data) -> Data? {
+        guard !body.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return nil }
+        return canonical(object)
+    }
+
+    /// `body` as canonical JSON, or unchanged when it is not JSON.
+    static func normalized(_ body: Data) -> Data { canonical(body) ?? body }
+}
