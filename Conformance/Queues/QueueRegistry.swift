@@ -61,7 +61,7 @@ extension BundledImplementations {
                     .fails("Q2", because: "a 503 removes the task"),
                     .fails("Q3", because: "the committed-then-503 task is gone, never replayed"),
                     .fails("Q5", because: "a 500 removes the task without a success"),
-                    .fails("Q8", because: "there is no retry to measure after the first 503"),
+                    .blocked("Q8", by: "Q2", because: "the first 503 removes the task: no retry to measure"),
                 ]),
             .queue(
                 QueueThatRetries409Forever.self, kind: .mutant,
@@ -75,7 +75,7 @@ extension BundledImplementations {
                     .fails("Q3", because: "the 503 completes the task, so it is never replayed"),
                     .fails("Q4", because: "the 409 completes the task instead of stopping it"),
                     .fails("Q5", because: "a 500 completes the task"),
-                    .fails("Q8", because: "the first 503 completes the task: no retry"),
+                    .blocked("Q8", by: "Q2", because: "the first 503 completes the task: no retry to measure"),
                     .fails("Q9", because: "a 408 completes the task: the declared retry never happens"),
                 ]),
             .queue(
@@ -92,7 +92,10 @@ extension BundledImplementations {
             .queue(
                 QueueThatPersistsAfterFirstSend.self, kind: .mutant,
                 summary: "A new task is stored only after its first send returns.",
-                ledger: [.fails("Q1", because: "a crash right after submit loses the task")]),
+                ledger: [
+                    .fails("Q1", because: "a crash right after submit loses the task"),
+                    .blocked("Q3", by: "Q1", because: "the task in flight at the crash was never stored"),
+                ]),
             .queue(
                 QueueWithUncappedBackoff.self, kind: .mutant,
                 summary: "The backoff doubles without a cap.",

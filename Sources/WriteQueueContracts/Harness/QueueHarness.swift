@@ -33,6 +33,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     private var operations: [QueueOperation] = []
     private var transcribed: Set<Int> = []
     private var reportedEndings: Set<Int> = []
+    private var endingsSeen = 0
     /// Every request that parked, in order.
     private(set) var sends: [ParkedSend] = []
     /// Every request the timeline answered, in order.
@@ -132,8 +133,18 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
 
     /// Crashes the app: every live instance is dropped without any shutdown. Requests they had
     /// parked never get an answer; their waits never end; they write nothing more.
-    func crash() async throws {
+    ///
+    /// - Parameter committed: Parked requests that reached the server, which commits them, just
+    ///   before the process died: their answers are lost with it.
+    func crash(afterTheServerCommits committed: [ParkedSend] = []) async throws {
         try await settle("every trigger to return or park before the crash")
+        for send in committed {
+            let reply = ledger.receive(send.request, fault: .commitThenDrop)
+            recorder.record(
+                "server ← send #\(send.number) \(operationLabel(for: send.request.body)): "
+                    + (reply.committed.map { "commit record \($0.id)" } ?? reply.summary)
+                    + "; the answer is lost with the process")
+        }
         recorder.record("crash (drop instance, no shutdown)")
         for number in Set(instances.keys).union(launches.keys).sorted() {
             for send in stage.kill(generation: number) {
@@ -210,12 +221,16 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
 
     /// Starts a sending pass as a trigger (it is settled later, with its siblings).
     @discardableResult
-    func startPass(on instance: Int? = nil, label: String? = nil) throws -> Int {
+    func startPass(on instance: Int? = nil, label: String? = nil, transcribing: Bool = true) throws -> Int {
         passCount += 1
         let label = label ?? "sending pass #\(passCount)"
         let (number, queue) = try queue(instance)
-        recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
-        return stage.start(label, generation: number) { try await A.runSendingPass(queue) }
+        if transcribing {
+            recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
+        }
+        let trigger = stage.start(label, generation: number) { try await A.runSendingPass(queue) }
+        if !transcribing { reportedEndings.insert(trigger) }
+        return trigger
     }
 
     /// Waits until every live trigger has returned, parked a request or waits on the clock, then
@@ -228,7 +243,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         recorder.setWaiting(for: what)
         await stage.settle()
         if transcribing {
-            for ended in stage.endedTriggers where !reportedEndings.contains(ended.number) {
+            let ended = stage.endedTriggers(skipping: endingsSeen)
+            endingsSeen += ended.count
+            for ended in ended where !reportedEndings.contains(ended.number) {
                 reportedEndings.insert(ended.number)
                 recorder.record("\(ended.label) \(ended.ending)")
             }
@@ -389,17 +406,69 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = .serve,
         clockStep: Duration? = nil, stepLimit: Duration? = nil
     ) async throws -> ParkedSend {
+        try await nextSend(
+            ofAnyOf: [operation], on: instance, answeringOthers: { _ in others }, clockStep: clockStep,
+            stepLimit: stepLimit)
+    }
+
+    /// Waits for the queue to send any of `operations` (the first request for one of them that
+    /// parks), as ``nextSend(of:on:answeringOthers:clockStep:stepLimit:)`` does for one.
+    /// - Parameter others: The answer for a request of any other operation; `nil` leaves it
+    ///   parked.
+    func nextSend(
+        ofAnyOf operations: [QueueOperation], on instance: Int? = nil,
+        answeringOthers others: (ParkedSend) -> SendAnswer?, clockStep: Duration? = nil,
+        stepLimit: Duration? = nil
+    ) async throws -> ParkedSend {
+        let (send, stepped) = try await awaitSend(
+            ofAnyOf: operations, on: instance, answeringOthers: others, clockStep: clockStep,
+            stepLimit: stepLimit)
+        if let send { return send }
+        throw try await notSent(operations, stepped: stepped)
+    }
+
+    /// Like ``nextSend(of:on:answeringOthers:clockStep:stepLimit:)``, but returns `nil` instead
+    /// of recording a violation when the queue does not send `operation`: for a timeline that
+    /// judges that under another rule.
+    func sendIfAny(
+        of operation: QueueOperation, on instance: Int? = nil, clockStep: Duration? = nil,
+        stepLimit: Duration? = nil
+    ) async throws -> ParkedSend? {
+        try await awaitSend(
+            ofAnyOf: [operation], on: instance, answeringOthers: { _ in .serve }, clockStep: clockStep,
+            stepLimit: stepLimit
+        ).send
+    }
+
+    private func awaitSend(
+        ofAnyOf operations: [QueueOperation], on instance: Int?,
+        answeringOthers others: (ParkedSend) -> SendAnswer?, clockStep: Duration?,
+        stepLimit: Duration?
+    ) async throws -> (send: ParkedSend?, stepped: Duration) {
+        let bodies = Set(operations.map(\.body))
+        let names = operations.map(\.id).joined(separator: " or ")
         var startedPass = false
         var stepped = Duration.zero
+        var quietPasses = 0
+        func recordStepping() {
+            guard quietPasses > 0 else { return }
+            recorder.record(
+                "advanced the clock \(quietPasses)× by \(ManualClock.format(step)) (nothing waits on it), "
+                    + "a sending pass after each, \(ManualClock.format(stepped)) in all")
+            quietPasses = 0
+        }
         let horizon = capabilities.backoffCap ?? .seconds(16)
         let step = clockStep ?? horizon / 16
         let limit = stepLimit ?? horizon * 2
         let bound = Int(ManualClock.seconds(limit) / max(ManualClock.seconds(step), 0.000_001)) + 128
         for _ in 0..<bound {
-            try await settle("a request for \(operation.id)")
-            if let send = openSends.first(where: { $0.request.body == operation.body }) { return send }
-            if let others, let other = openSends.first {
-                answer(other, others)
+            try await settle("a request for \(names)")
+            if let send = openSends.first(where: { bodies.contains($0.request.body) }) {
+                recordStepping()
+                return (send, stepped)
+            }
+            if let other = openSends.first, let answer = others(other) {
+                self.answer(other, answer)
                 continue
             }
             if !running.isEmpty, advanceToNextWake() { continue }
@@ -414,14 +483,21 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit {
                 clock.advance(by: step)
                 stepped += step
-                recorder.record(
-                    "advance clock by \(ManualClock.format(step)) (nothing waits on it) and retry")
-                try startPass(on: instance)
+                quietPasses += 1
+                try startPass(on: instance, transcribing: false)
                 continue
             }
             break
         }
+        recordStepping()
+        return (nil, stepped)
+    }
+
+    /// The violation for operations the queue did not send, with a hint from what storage shows.
+    private func notSent(_ operations: [QueueOperation], stepped: Duration) async throws -> TimelineStop {
+        let names = operations.map(\.id).joined(separator: " or ")
         let open = openSends.map { "send #\($0.number) \(operationLabel(for: $0.request.body))" }
+        let operation = operations[0]
         let task = try await persistedTask(for: operation)
         let stored = try await describeTasks()
         let hint: String
@@ -437,13 +513,13 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         case let status?:
             hint = "The task is \(status.rawValue), so no pass sends it; check which answers end a task."
         }
-        throw violation(
-            "Expected the queue to send \(operation.id), but "
+        return violation(
+            "Expected the queue to send \(names), but "
                 + (open.isEmpty
                     ? "no pass sent it" + (stepped > .zero ? " (the clock moved \(ManualClock.format(stepped)))" : "")
                     : "only \(open.joined(separator: ", ")) is in flight")
                 + ".",
-            expected: "a request with body \(operation.bodyText)",
+            expected: "a request with body " + operations.map(\.bodyText).joined(separator: " or "),
             actual: "stored tasks: \(stored)",
             hint: hint)
     }
@@ -514,5 +590,67 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     func short(_ key: String?) -> String {
         guard let key else { return "none" }
         return key.count > 12 ? String(key.prefix(10)) + "…" : key
+    }
+}
+
+// MARK: Plans: answers by operation, in whatever order the queue sends
+
+extension QueueHarness {
+    /// Answers the first request of every operation in `plan` as the plan says, in whatever
+    /// order (or concurrency) the queue sends them. A later request for a planned operation met
+    /// before every first request was answered gets `laterAnswer` (by default: it never reaches
+    /// the server); a request for any other operation is served.
+    ///
+    /// - Parameters:
+    ///   - plan: Each operation with the answer its first request gets.
+    ///   - laterAnswer: The answer for a planned operation's retry met on the way.
+    ///   - afterEach: Runs after each planned answer has settled (a check of that operation).
+    /// - Returns: The first request of each operation, by operation ID.
+    @discardableResult
+    func answerFirstRequests(
+        _ plan: [(QueueOperation, SendAnswer)], laterAnswer: SendAnswer = .lost(.connectionLost),
+        afterEach: (QueueOperation, ParkedSend) async throws -> Void = { _, _ in }
+    ) async throws -> [String: ParkedSend] {
+        var first: [String: ParkedSend] = [:]
+        let planned = Set(plan.map(\.0.body))
+        while first.count < plan.count {
+            let waiting = plan.map(\.0).filter { first[$0.id] == nil }
+            let send = try await nextSend(ofAnyOf: waiting) { other in
+                planned.contains(other.request.body) ? laterAnswer : .serve
+            }
+            guard let (operation, answer) = plan.first(where: { $0.0.body == send.request.body && first[$0.0.id] == nil })
+            else { continue }
+            first[operation.id] = send
+            self.answer(send, answer)
+            try await settle()
+            try await afterEach(operation, send)
+        }
+        return first
+    }
+
+    /// Checks that `resend` carries the bytes of `first`, the first request of its task, byte for
+    /// byte (Q3: a resend must not re-encode the body).
+    func expectSameBytes(
+        _ resend: ParkedSend, as first: ParkedSend, of operation: QueueOperation, _ reason: String
+    ) throws {
+        guard resend.rawBody != first.rawBody else { return }
+        throw violation(
+            "Expected \(reason), but send #\(resend.number) of \(operation.id) carried other bytes than "
+                + "its first request (send #\(first.number)).",
+            expected: "body bytes \(String(decoding: first.rawBody, as: UTF8.self))",
+            actual: "body bytes \(String(decoding: resend.rawBody, as: UTF8.self))",
+            hint: "Store the encoded body with the task and resend those bytes; an encoder whose key "
+                + "order or whitespace can change makes the server see a different body under the key.")
+    }
+
+    /// Records a finding of another rule met on the way: the cell is blocked by `rule`, not
+    /// failed under the running contract.
+    func blocked(
+        by rule: ContractID, _ summary: String, expected: String? = nil, actual: String? = nil,
+        hint: String
+    ) -> TimelineStop {
+        recorder.block(
+            by: rule,
+            Violation(kind: .contract, summary: summary, expected: expected, actual: actual, hint: hint))
     }
 }

@@ -34,6 +34,10 @@ final class QueueStage: @unchecked Sendable {
     let clock: ManualClock
     private let lock = NSLock()
     private var triggers: [Int: Trigger] = [:]
+    /// The triggers that neither ended nor died: settling looks only at these.
+    private var live: Set<Int> = []
+    /// Triggers in the order they ended.
+    private var endings: [Int] = []
     private var tasks: [Int: Task<Void, Never>] = [:]
     private var parked: [Int: Parked] = [:]
     private var sendCount = 0
@@ -75,6 +79,7 @@ final class QueueStage: @unchecked Sendable {
         let number = lock.withLock {
             triggerCount += 1
             triggers[triggerCount] = Trigger(number: triggerCount, label: label, generation: generation)
+            live.insert(triggerCount)
             return triggerCount
         }
         let run: @Sendable () async -> Void = {
@@ -99,7 +104,11 @@ final class QueueStage: @unchecked Sendable {
     }
 
     private func triggerReturned(_ number: Int, ending: String) {
-        lock.withLock { triggers[number]?.ending = ending }
+        lock.withLock {
+            triggers[number]?.ending = ending
+            live.remove(number)
+            endings.append(number)
+        }
         signal()
     }
 
@@ -114,19 +123,20 @@ final class QueueStage: @unchecked Sendable {
         return lock.withLock { triggers[trigger]?.label } ?? "trigger \(trigger)"
     }
 
-    /// Triggers that ended, with their label and how they ended, in order of starting.
-    var endedTriggers: [(number: Int, label: String, ending: String)] {
+    /// Triggers that ended after the first `skipping` endings, with their label and how they
+    /// ended, in the order they ended.
+    func endedTriggers(skipping count: Int) -> [(number: Int, label: String, ending: String)] {
         lock.withLock {
-            triggers.values.compactMap { trigger in
-                trigger.ending.map { (trigger.number, trigger.label, $0) }
-            }.sorted { $0.number < $1.number }
+            endings.dropFirst(count).compactMap { number in
+                triggers[number].flatMap { trigger in trigger.ending.map { (number, trigger.label, $0) } }
+            }
         }
     }
 
     /// Triggers of the live generations that have not returned.
     var runningTriggers: [Int] {
         lock.withLock {
-            triggers.values.filter { $0.ending == nil && !$0.dead }.map(\.number).sorted()
+            live.sorted()
         }
     }
 
@@ -137,6 +147,7 @@ final class QueueStage: @unchecked Sendable {
             var killed: Set<Int> = []
             for (number, trigger) in triggers where trigger.generation == generation {
                 triggers[number]?.dead = true
+                live.remove(number)
                 killed.insert(number)
             }
             deadInstances.insert(generation)
@@ -209,7 +220,7 @@ final class QueueStage: @unchecked Sendable {
     }
 
     private func hasRunningTrigger(instance: Int) -> Bool {
-        triggers.values.contains { $0.generation == instance && $0.ending == nil && !$0.dead }
+        live.contains { triggers[$0]?.generation == instance }
     }
 
     /// Requests no live trigger awaits (sent from outside every trigger, or by work a trigger
@@ -275,7 +286,7 @@ final class QueueStage: @unchecked Sendable {
             untagged[send.instance, default: 0] += 1
         }
         var unexplained: [Int: Int] = [:]
-        for trigger in triggers.values where trigger.ending == nil && !trigger.dead {
+        for trigger in live.compactMap({ triggers[$0] }) {
             if !parkedBy.contains(trigger.number) && !waiting.contains(trigger.number) {
                 unexplained[trigger.generation, default: 0] += 1
             }

@@ -30,7 +30,18 @@ extension WriteQueueContract {
         }
         try await h.crash()
         try await h.launch()
-        let replay = try await h.nextSend(of: second)
+        guard let replay = try await h.sendIfAny(of: second) else {
+            // A relaunch that never resends a task whose request was in flight breaks Q3's rule
+            // (replay after crash); Q1 cannot check the replayed key without it.
+            throw h.blocked(
+                by: "Q3",
+                "Expected the relaunched queue to send op-2 again, whose first request was in flight "
+                    + "at the crash, but no pass sent it.",
+                expected: "a resend of op-2 with key \(firstSend.request.idempotencyKey ?? "none")",
+                actual: "stored tasks: \(try await h.describeTasks())",
+                hint: "A task left \"sending\" (or leased) by a crashed launch must be picked again "
+                    + "after the relaunch.")
+        }
         try h.expect(
             replay, carries: firstSend.request.idempotencyKey, body: second.body, of: second,
             "the relaunched queue to resend op-2 with the key of its first request",

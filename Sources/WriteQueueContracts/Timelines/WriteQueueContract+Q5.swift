@@ -1,6 +1,7 @@
 extension WriteQueueContract {
     /// Q5 success-only completion. Six operations get six different non-success answers (no
-    /// answer, a timeout, 500, 400, 404 and a body conflict); none may complete. Then every
+    /// answer, a timeout, 500, 400, 404 and a body conflict), in whatever order the queue sends
+    /// them; none may complete. Then every
     /// request succeeds, and only the answered-with-success ones may complete.
     static func successOnlyCompletion<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
@@ -15,14 +16,13 @@ extension WriteQueueContract {
         let operations = failures.indices.map { h.operation($0 + 1) }
         for operation in operations { try await h.submit(operation) }
         var succeeded: Set<String> = []
-        for (operation, (answer, name)) in zip(operations, failures) {
-            let send = try await h.nextSend(of: operation)
-            h.answer(send, answer)
-            try await h.settle()
+        let names = Dictionary(uniqueKeysWithValues: zip(operations.map(\.id), failures.map(\.1)))
+        try await h.answerFirstRequests(Array(zip(operations, failures.map(\.0)))) { operation, _ in
             let task = try await h.persistedTask(for: operation)
             guard !h.isFinished(task) else {
                 throw h.violation(
-                    "Expected only an explicit success to complete \(operation.id), but \(name) "
+                    "Expected only an explicit success to complete \(operation.id), but "
+                        + "\(names[operation.id] ?? "a failure") "
                         + (task == nil ? "removed it" : "completed it") + ".",
                     expected: "\(operation.id) kept (pending or needing attention)",
                     actual: task?.description ?? "no task",

@@ -1,10 +1,22 @@
+import ConformanceKit
+
 extension WriteQueueContract {
     /// Q8 capped backoff keeps identity. Every request for op-1 gets a 503 until the measured
     /// delay has sat at the declared cap twice. Each delay, measured on the manual clock from
     /// the answer to the next request, must be positive, non-decreasing and at most the cap,
     /// and must reach it; every retry carries the same key and body.
+    ///
+    /// A queue that waits on the clock is measured exactly (the kit moves the clock to the
+    /// deadline it waits for). A queue that keeps due times in storage and waits on nothing is
+    /// measured by moving the clock in steps of a 1/1024 of the cap (at least 1 ms) and running a
+    /// pass after each, so a delay is known to within one step, whatever the base and the cap;
+    /// comparisons allow that step. A queue declared ``QueueBackoff/uncapped`` is measured the
+    /// same way until its delay stops growing or passes a day: with no ceiling, it fails.
     static func cappedBackoff<A>(_ h: QueueHarness<A>) async throws {
-        guard let cap = h.capabilities.backoffCap else { return }
+        let declared = h.capabilities.backoff
+        guard declared.backsOff else { return }
+        let cap = declared.cap
+        let ceiling = Duration.seconds(24 * 3600)
         try await h.launch()
         let operation = h.operation(1)
         let stored = try await h.submit(operation)
@@ -12,15 +24,23 @@ extension WriteQueueContract {
         let firstKey = send.request.idempotencyKey
         var delays: [Duration] = []
         var atCap = 0
-        var flatBelowCap = 0
+        var flat = 0
         // Retries are free on the manual clock: a slowly growing backoff (linear steps to a
         // five-minute cap) gets as many as it needs, up to a bound that only an endless one hits.
-        for _ in 0..<512 {
+        for _ in 0..<256 {
+            let previous = delays.last
+            let resolution = Self.resolution(cap: cap, previous: previous)
             h.answer(send, .server(.answer(status: 503)))
             let answeredAt = h.clock.now
-            send = try await h.nextSend(of: operation)
+            guard
+                let retry = try await h.sendIfAny(
+                    of: operation, clockStep: resolution,
+                    stepLimit: cap.map { $0 * 2 } ?? min(ceiling * 2, (previous ?? .seconds(1)) * 8))
+            else {
+                throw try await retryMissing(after: delays.count, h, operation)
+            }
+            send = retry
             let delay = answeredAt.duration(to: h.clock.now)
-            let previous = delays.last
             delays.append(delay)
             h.recorder.record("retry #\(delays.count) of op-1 after \(ManualClock.format(delay))")
             let measured = delays.map(ManualClock.format).joined(separator: ", ")
@@ -31,14 +51,14 @@ extension WriteQueueContract {
                     expected: "a delay > 0", actual: "delays so far: \(measured)",
                     hint: "Schedule the retry on the injected clock with a backoff delay.")
             }
-            if let previous, delay < previous {
+            if let previous, delay + resolution < previous {
                 throw h.violation(
                     "Expected retry delays never to decrease, but retry #\(delays.count) waited "
                         + "\(ManualClock.format(delay)) after \(ManualClock.format(previous)).",
                     expected: "non-decreasing delays", actual: "delays: \(measured)",
                     hint: "Grow the delay with the attempt count, and keep it at the cap.")
             }
-            if delay > cap {
+            if let cap, delay > cap + resolution {
                 throw h.violation(
                     "Expected every retry delay to stay within the declared cap of "
                         + "\(ManualClock.format(cap)), but retry #\(delays.count) waited "
@@ -50,22 +70,41 @@ extension WriteQueueContract {
                 send, carries: firstKey, body: operation.body, of: operation,
                 "waiting to keep op-1's key and body",
                 hint: "Backoff changes when a task is sent, never what is sent.")
-            atCap = delay == cap ? atCap + 1 : 0
-            flatBelowCap = delay < cap && delay == previous ? flatBelowCap + 1 : 0
-            if atCap == 2 || flatBelowCap == 3 { break }
+            let steady = previous.map { delay - $0 <= resolution } ?? false
+            if let cap {
+                atCap = delay + resolution >= cap ? atCap + 1 : 0
+                flat = delay + resolution < cap && steady ? flat + 1 : 0
+                if atCap == 2 || flat == 3 { break }
+            } else {
+                flat = steady ? flat + 1 : 0
+                if flat == 2 || delay > ceiling { break }
+            }
         }
-        guard atCap == 2 else {
-            let last = delays.last.map(ManualClock.format) ?? "none"
+        let all = "delays: " + delays.map(ManualClock.format).joined(separator: ", ")
+        let last = delays.last.map(ManualClock.format) ?? "none"
+        if let cap, atCap < 2 {
             throw h.violation(
                 "Expected the retry delay to reach the declared cap of \(ManualClock.format(cap)), "
-                    + (flatBelowCap == 3
+                    + (flat == 3
                         ? "but it stopped growing at \(last)."
                         : "but after \(delays.count) retries it was still growing (last \(last))."),
-                expected: "a delay of \(ManualClock.format(cap))",
-                actual: "delays: " + delays.map(ManualClock.format).joined(separator: ", "),
-                hint: flatBelowCap == 3
-                    ? "Declare the cap the queue really uses (QueueCapabilities.backoffCap)."
+                expected: "a delay of \(ManualClock.format(cap))", actual: all,
+                hint: flat == 3
+                    ? "Declare the cap the queue really uses (QueueCapabilities.backoff)."
                     : "The delay must reach the cap in a bounded number of retries.")
+        }
+        if cap == nil {
+            guard flat == 2 else {
+                throw h.violation(
+                    "Expected the retry delay to stop growing at a ceiling, but after \(delays.count) "
+                        + "retries it was \(last) and still growing.",
+                    expected: "a delay that stops at a cap", actual: all,
+                    hint: "Clamp the backoff: min(cap, base × 2^attempt); a retry a day later is a "
+                        + "task the user has given up on. Then declare .capped(at:).")
+            }
+            h.recorder.note(
+                "The adapter declares backoff without a cap, but the delay stopped growing at \(last): "
+                    + "declare QueueBackoff.capped(at: \(last)) so Q8 checks it against that cap.")
         }
         let task = try await h.persistedTask(for: operation)
         if let stored, let task, !h.identityChanges(from: stored, to: task).isEmpty {
@@ -77,5 +116,34 @@ extension WriteQueueContract {
         }
         h.answer(send, .serve)
         try await h.drive { _ in .serve }
+    }
+
+    /// How finely a due-time queue's delay is measured: 1/1024 of the cap (or, with no cap
+    /// declared, of 256 times the previous delay), and never below 1 ms.
+    private static func resolution(cap: Duration?, previous: Duration?) -> Duration {
+        let scale = cap ?? (previous ?? .seconds(1)) * 256
+        return max(.milliseconds(1), scale / 1024)
+    }
+
+    /// The stop for a retry that never came after a 503: the task left storage or stopped,
+    /// which breaks Q2's rule (an unknown outcome keeps the task pending); otherwise the queue
+    /// simply never retried, which is this rule's.
+    private static func retryMissing<A>(
+        after retries: Int, _ h: QueueHarness<A>, _ operation: QueueOperation
+    ) async throws -> TimelineStop {
+        let task = try await h.persistedTask(for: operation)
+        guard let task, task.status == .pending || task.status == .inFlight else {
+            return h.blocked(
+                by: "Q2",
+                "Expected op-1 to stay pending after a 503 (the outcome is unknown), but it is "
+                    + (task.map { $0.status.rawValue } ?? "gone from storage") + ".",
+                expected: "op-1 pending", actual: task?.description ?? "no task for op-1",
+                hint: "Only an explicit success removes a task; a 503 may have been written.")
+        }
+        return h.violation(
+            "Expected op-1 to be retried after a 503 once its backoff delay passed, but after "
+                + "\(retries) retries no pass sent it again.",
+            expected: "a retry with the same key", actual: task.description,
+            hint: "A pending task must become due again: check the due time the queue stores.")
     }
 }
