@@ -65,6 +65,9 @@ public final class TimelineRecorder: @unchecked Sendable {
         }
     }
 
+    /// Whether any violation has been recorded so far.
+    public var hasViolations: Bool { lock.withLock { !violations.isEmpty } }
+
     /// Records a violation and returns the error that stops the timeline.
     public func fail(_ violation: Violation) -> TimelineStop {
         add(violation)

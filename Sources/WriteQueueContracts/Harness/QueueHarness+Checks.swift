@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// The checks several timelines share, each phrased as "Expected …, but …".
@@ -89,5 +90,18 @@ extension QueueHarness {
                 }.joined(separator: "; "),
                 hint: hint)
         }
+    }
+}
+
+extension QueueHarness {
+    /// Records a violation of the running contract and lets the timeline go on, for a contract
+    /// that reports every finding of its rule rather than the first.
+    func record(
+        _ summary: String, expected: String? = nil, actual: String? = nil, hint: String
+    ) {
+        recorder.add(
+            Violation(
+                kind: .contract, tier: recorder.tier, summary: summary, expected: expected,
+                actual: actual, hint: hint))
     }
 }
