@@ -57,7 +57,8 @@ extension QueueScheduleExecution {
         let leaking = try await harness.diagnostics().filter { $0.contains(canary) }
         guard !leaking.isEmpty else { return }
         throw fail(
-            "Q10", "Expected no diagnostic or log line to contain the sensitive card value, but \(leaking.count) did.",
+            "Q10", "Expected no diagnostic or log line to contain a sensitive value ("
+                + capabilities.sensitiveFields.sorted().joined(separator: ", ") + "), but \(leaking.count) did.",
             expected: "no line containing \(canary)", actual: leaking.prefix(3).joined(separator: "\n"),
             hint: "Log the operation ID, key, status and byte count, never the body; redact the fields "
                 + "QueueOperation.sensitiveFields names.")

@@ -142,7 +142,6 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
 
     private func nextOperation(for step: QueueSchedule.Step) -> QueueOperation? {
         let number = operations.count + 1
-        let canary = WriteQueueContract.sensitiveCanary
         switch step {
         case .submitCopy(let original):
             guard operations.indices.contains(original - 1), operations[original - 1].kind == .create else { return nil }
@@ -152,9 +151,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             updates += 1
             return harness.operation(
                 number, title: "Edit \(updates)", kind: .update(entity: Self.updatedEntity),
-                extra: [("card", canary)], sensitive: ["card"])
+                extra: harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         default:
-            return harness.operation(number, extra: [("card", canary)], sensitive: ["card"])
+            return harness.operation(number, extra: harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         }
     }
 

@@ -65,6 +65,11 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             sensitiveFields: sensitive)
     }
 
+    /// The canary value in every field the adapter declares sensitive, for a body's extra fields.
+    var sensitiveExtras: [(String, String)] {
+        capabilities.sensitiveFields.sorted().map { ($0, WriteQueueContract.sensitiveCanary) }
+    }
+
     /// The environment of launch `instance`: its own transport, the shared clock.
     func environment(for instance: Int) -> QueueEnvironment {
         QueueEnvironment(

@@ -2,13 +2,14 @@ extension WriteQueueContract {
     /// The canary value of the sensitive body field: it must never appear in a diagnostic.
     static let sensitiveCanary = "4111-CANARY-7f3c9e1a"
 
-    /// Q10 no sensitive data in diagnostics. Three operations carry a sensitive `card` field and
-    /// meet a 503 then success, a body conflict, and a 400, so the queue has every reason to log
-    /// and to store diagnostics; none may contain the canary.
+    /// Q10 no sensitive data in diagnostics. Three operations carry the canary value in every
+    /// field the adapter declares sensitive (``QueueCapabilities/sensitiveFields``, `card` by
+    /// default) and meet a 503 then success, a body conflict, and a 400, so the queue has every
+    /// reason to log and to store diagnostics; none may contain the canary.
     static func noSensitiveDiagnostics<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let operations = (1...3).map { number in
-            h.operation(number, extra: [("card", sensitiveCanary)], sensitive: ["card"])
+            h.operation(number, extra: h.sensitiveExtras, sensitive: h.capabilities.sensitiveFields)
         }
         for operation in operations { try await h.submit(operation) }
         var first: Set<String> = []
@@ -28,7 +29,8 @@ extension WriteQueueContract {
         let leaking = lines.filter { $0.contains(sensitiveCanary) }
         guard leaking.isEmpty else {
             throw h.violation(
-                "Expected no diagnostic or log line to contain the sensitive card value, but "
+                "Expected no diagnostic or log line to contain a sensitive value ("
+                    + h.capabilities.sensitiveFields.sorted().joined(separator: ", ") + "), but "
                     + "\(leaking.count) did.",
                 expected: "no line containing \(sensitiveCanary)",
                 actual: leaking.prefix(3).joined(separator: "\n"),

@@ -1,16 +1,18 @@
 extension WriteQueueContract {
     /// Q11 restore never displaces (recommended). Two tasks are stored, the app crashes, and
     /// the first thing the relaunched app does is submit op-3, before any pass restores the
-    /// queue. The stored tasks must survive with their keys, and all three are sent.
+    /// queue (for a queue that restores in its startup pass, before that pass starts). The
+    /// stored tasks must survive with their keys, and all three are sent.
     static func restoreNeverDisplaces<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let first = h.operation(1)
         let second = h.operation(2)
         let before = [try await h.submit(first), try await h.submit(second)].compactMap { $0 }
         try await h.crash()
-        try await h.launch()
+        try await h.launch(deferringStartupPass: true)
         let third = h.operation(3)
         try await h.submit(third)
+        if h.capabilities.sendsOnLaunch { try await h.startStartupPass() }
         let after = try await h.tasks()
         let afterKeys = Set(after.compactMap(\.key))
         let lost = before.filter { task in

@@ -1,7 +1,10 @@
 extension WriteQueueContract {
     /// Q7 single sender. Two sending passes start together on one instance (foreground resume
     /// and background sync); while either has a request parked, no task may have two requests
-    /// in flight. With shared storage declared, two instances over one storage are checked too.
+    /// in flight. Then, with a request still in flight, the clock moves to just inside the
+    /// declared request timeout (past any shorter send lease) and a later sync starts a third
+    /// pass: it must not send that task again either. With shared storage declared, two
+    /// instances over one storage are checked too, the second one starting after the clock moved.
     static func singleSender<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let first = h.operation(1)
@@ -10,6 +13,7 @@ extension WriteQueueContract {
         try await h.submit(second)
         try h.startPass()
         try h.startPass()
+        try await laterSyncWhileInFlight(h, on: nil)
         try await driveCheckingSingleSender(h)
 
         guard h.capabilities.sharesStorageBetweenInstances else {
@@ -21,8 +25,25 @@ extension WriteQueueContract {
         let third = h.operation(3)
         try await h.submit(third, on: appInstance)
         try h.startPass(on: appInstance)
-        try h.startPass(on: extensionInstance)
+        try await laterSyncWhileInFlight(h, on: extensionInstance)
         try await driveCheckingSingleSender(h)
+    }
+
+    /// With a request in flight, moves the clock to 9/10 of the declared request timeout and
+    /// starts a sending pass on `instance` (the latest when `nil`), as a later sync would.
+    private static func laterSyncWhileInFlight<A>(_ h: QueueHarness<A>, on instance: Int?) async throws {
+        try await h.settle("the passes to return, park a request, or wait on the clock")
+        let timeout = h.capabilities.requestTimeout
+        guard let inFlight = h.openSends.first else {
+            if let instance { try h.startPass(on: instance) }
+            return
+        }
+        let moved = timeout - timeout / 10
+        h.clock.advance(by: moved)
+        h.recorder.record(
+            "advance clock by \(ManualClock.format(moved)) while send #\(inFlight.number) is in flight "
+                + "(within the declared request timeout of \(ManualClock.format(timeout)))")
+        try h.startPass(on: instance, label: "later sync's sending pass")
     }
 
     /// Answers every request (success), checking after every settle that no task has two
