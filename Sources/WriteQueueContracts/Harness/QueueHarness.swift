@@ -406,7 +406,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     ///     default); `nil` leaves them parked.
     ///   - clockStep: How far to move the clock at a time for a queue that keeps due times in
     ///     storage and waits on nothing; a sixteenth of the declared cap (or of 16 s) by default.
-    ///   - stepLimit: How far to move the clock that way in all; twice the cap by default.
+    ///   - stepLimit: How far to move the clock that way in all: twice the cap, or twice the
+    ///     request timeout (a send lease in storage left by a crash expires by then), by default.
     func nextSend(
         of operation: QueueOperation, on instance: Int? = nil, answeringOthers others: SendAnswer? = .serve,
         clockStep: Duration? = nil, stepLimit: Duration? = nil
@@ -464,7 +465,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         }
         let horizon = capabilities.backoffCap ?? .seconds(16)
         let step = clockStep ?? horizon / 16
-        let limit = stepLimit ?? horizon * 2
+        let limit = stepLimit ?? max(horizon * 2, capabilities.requestTimeout * 2)
         let bound = Int(ManualClock.seconds(limit) / max(ManualClock.seconds(step), 0.000_001)) + 128
         for _ in 0..<bound {
             try await settle("a request for \(names)")

@@ -1,0 +1,146 @@
+import Foundation
+import WriteQueueContracts
+
+/// The smallest correct write queue, with one setting per conforming variation
+/// (``MinimalQueueSettings``): send order, body encoding, lease location, sends per pass,
+/// how backoff waits, and the transport style.
+public actor MinimalQueue {
+    static let cap = Duration.seconds(32)
+    static let requestTimeout = Duration.seconds(30)
+
+    private let store: MinimalQueueStore
+    private let environment: QueueEnvironment
+    private let serial = DispatchQueue(label: "minimal-queue.transport")
+    private var leases: Set<String> = []
+    private var log: [String] = []
+
+    init(store: MinimalQueueStore, environment: QueueEnvironment) {
+        self.store = store
+        self.environment = environment
+    }
+
+    private var settings: MinimalQueueSettings { store.settings }
+
+    func submit(id: String, body: Data) {
+        let now = environment.now()
+        let fields = (try? JSONSerialization.jsonObject(with: body) as? [String: String]) ?? [:]
+        store.append(
+            MinimalQueueStore.Row(
+                operationID: id, key: UUID().uuidString,
+                body: settings.bodyEncoding == .storedBytes ? body : Data(), fields: fields,
+                createdAt: now, dueAt: now))
+        log.append("queued \(id)")
+    }
+
+    func diagnostics() -> [String] { log }
+
+    /// One pass: every due task once; with `.waitsOnClock`, a task whose retry is due later is
+    /// waited for on the clock and sent again, until nothing pending is left.
+    func runPass() async {
+        while true {
+            let now = environment.now()
+            let pending = store.all.filter { $0.stoppedBecause == nil }
+            let due = ordered(pending.filter { $0.dueAt <= now })
+            if !due.isEmpty {
+                switch settings.sendsPerPass {
+                case .oneAtATime:
+                    for row in due { await send(row.key) }
+                case .concurrent:
+                    await withTaskGroup(of: Void.self) { group in
+                        for row in due { group.addTask { await self.send(row.key) } }
+                    }
+                }
+            }
+            guard settings.backoff == .waitsOnClock else { return }
+            let later = store.all.filter { $0.stoppedBecause == nil && $0.dueAt > environment.now() }
+            guard due.isEmpty || !later.isEmpty, let next = later.map(\.dueAt).min() else { return }
+            let clock = environment.clock
+            do {
+                try await clock.sleep(until: clock.instant(at: next))
+            } catch {
+                return
+            }
+        }
+    }
+
+    private func ordered(_ rows: [MinimalQueueStore.Row]) -> [MinimalQueueStore.Row] {
+        switch settings.sendOrder {
+        case .oldestFirst: rows.sorted { $0.createdAt < $1.createdAt }
+        case .newestFirst: rows.sorted { $0.createdAt > $1.createdAt }
+        case .random: rows.shuffled()
+        }
+    }
+
+    private func send(_ key: String) async {
+        guard var row = store.all.first(where: { $0.key == key }), row.stoppedBecause == nil,
+            row.dueAt <= environment.now(), lease(key)
+        else { return }
+        defer { release(key) }
+        row.attempts += 1
+        store.update(key) { $0.attempts += 1 }
+        let request = WriteRequest(idempotencyKey: key, body: wireBody(of: row))
+        log.append("send \(row.operationID) key \(key) attempt \(row.attempts)")
+        do {
+            let response = try await post(request)
+            log.append("\(row.operationID) answered \(response.statusCode)")
+            switch response.statusCode {
+            case 200..<300:
+                store.remove(key)
+            case 408, 429, 500...:
+                retryLater(key, attempts: row.attempts)
+            default:
+                store.update(key) { $0.stoppedBecause = "\(response.statusCode): not resent" }
+            }
+        } catch {
+            log.append("\(row.operationID) got no answer")
+            retryLater(key, attempts: row.attempts)
+        }
+    }
+
+    private func wireBody(of row: MinimalQueueStore.Row) -> Data {
+        switch settings.bodyEncoding {
+        case .storedBytes:
+            row.body
+        case .reencodedDictionary:
+            (try? JSONSerialization.data(withJSONObject: row.fields, options: [.sortedKeys, .prettyPrinted]))
+                ?? Data()
+        }
+    }
+
+    private func post(_ request: WriteRequest) async throws -> WriteResponse {
+        let transport = environment.transport
+        switch settings.transport {
+        case .async:
+            return try await transport.send(request)
+        case .completionHandlerOnDispatchQueue:
+            return try await withCheckedThrowingContinuation { continuation in
+                serial.async {
+                    transport.send(request) { result in continuation.resume(with: result) }
+                }
+            }
+        }
+    }
+
+    private func retryLater(_ key: String, attempts: Int) {
+        let delay = min(Self.cap, .seconds(1) * (1 << min(attempts - 1, 16)))
+        let due = environment.now().addingTimeInterval(Double(delay.components.seconds))
+        store.update(key) { $0.dueAt = due }
+    }
+
+    private func lease(_ key: String) -> Bool {
+        switch settings.leaseLocation {
+        case .processMemory:
+            return leases.insert(key).inserted
+        case .storage:
+            let now = environment.now()
+            return store.takeLease(key, now: now, until: now.addingTimeInterval(35))
+        }
+    }
+
+    private func release(_ key: String) {
+        switch settings.leaseLocation {
+        case .processMemory: leases.remove(key)
+        case .storage: store.update(key) { $0.leaseExpiry = nil }
+        }
+    }
+}
