@@ -90,7 +90,7 @@ public enum ContractCatalog {
             tier: .required),
         ContractDescriptor(
             id: "Q8", name: "capped backoff keeps identity",
-            rule: "After repeated unknown outcomes, retries wait with a positive, non-decreasing delay that reaches and never exceeds the cap the adapter declares (measured on an injected clock, not wall time): no send happens before the due time, one happens after it. Waiting never changes the operation ID, key or body.",
+            rule: "After repeated unknown outcomes, retries wait a positive delay that never exceeds the cap the adapter declares (measured on an injected clock, not wall time; growing, fixed or randomised within the cap): no send happens before the due time, one happens after it. Waiting never changes the operation ID, key or body. A queue that backs off with no ceiling breaks this rule (it must be able to say so); a fixed retry delay is its own cap.",
             tier: .required),
         ContractDescriptor(
             id: "Q9", name: "other client errors by contract",

@@ -1,17 +1,18 @@
 import ConformanceKit
 
 extension WriteQueueContract {
-    /// Q8 capped backoff keeps identity. Every request for op-1 gets a 503 until the measured
-    /// delay has sat at the declared cap twice. Each delay, measured on the manual clock from
-    /// the answer to the next request, must be positive, non-decreasing and at most the cap,
-    /// and must reach it; every retry carries the same key and body.
+    /// Q8 capped backoff keeps identity. Every request for op-1 gets a 503. Each delay, measured
+    /// on the manual clock from the answer to the next request, must be positive and at most the
+    /// declared cap (growing, fixed or randomised within it), every retry carries the same key
+    /// and body, and a retry does come once it is due. The run stops when the delay has sat at
+    /// the cap twice, or after 12 retries (a doubling from 1 ms has passed any cap by then).
     ///
     /// A queue that waits on the clock is measured exactly (the kit moves the clock to the
     /// deadline it waits for). A queue that keeps due times in storage and waits on nothing is
     /// measured by moving the clock in steps of 1/256 of the cap (at least 1 ms) and running a
     /// pass after each, so a delay is known to within one step, whatever the base and the cap;
-    /// comparisons allow that step. A queue declared ``QueueBackoff/uncapped`` is measured the
-    /// same way until its delay stops growing or passes a day: with no ceiling, it fails.
+    /// comparisons allow that step. A queue declared ``QueueBackoff/uncapped`` is measured until
+    /// its delay stops growing or passes a day: with no ceiling, it fails.
     static func cappedBackoff<A>(_ h: QueueHarness<A>) async throws {
         let declared = h.capabilities.backoff
         guard declared.backsOff else { return }
@@ -25,9 +26,7 @@ extension WriteQueueContract {
         var delays: [Duration] = []
         var atCap = 0
         var flat = 0
-        // Retries are free on the manual clock: a slowly growing backoff (linear steps to a
-        // five-minute cap) gets as many as it needs, up to a bound that only an endless one hits.
-        for _ in 0..<256 {
+        for _ in 0..<(cap == nil ? 64 : 12) {
             let previous = delays.last
             let resolution = Self.resolution(cap: cap, previous: previous)
             h.answer(send, .server(.answer(status: 503)))
@@ -51,13 +50,6 @@ extension WriteQueueContract {
                     expected: "a delay > 0", actual: "delays so far: \(measured)",
                     hint: "Schedule the retry on the injected clock with a backoff delay.")
             }
-            if let previous, delay + resolution < previous {
-                throw h.violation(
-                    "Expected retry delays never to decrease, but retry #\(delays.count) waited "
-                        + "\(ManualClock.format(delay)) after \(ManualClock.format(previous)).",
-                    expected: "non-decreasing delays", actual: "delays: \(measured)",
-                    hint: "Grow the delay with the attempt count, and keep it at the cap.")
-            }
             if let cap, delay > cap + resolution {
                 throw h.violation(
                     "Expected every retry delay to stay within the declared cap of "
@@ -70,30 +62,18 @@ extension WriteQueueContract {
                 send, carries: firstKey, body: operation.body, of: operation,
                 "waiting to keep op-1's key and body",
                 hint: "Backoff changes when a task is sent, never what is sent.")
-            let steady = previous.map { delay - $0 <= resolution } ?? false
             if let cap {
                 atCap = delay + resolution >= cap ? atCap + 1 : 0
-                flat = delay + resolution < cap && steady ? flat + 1 : 0
-                if atCap == 2 || flat == 3 { break }
+                if atCap == 2 { break }
             } else {
+                let steady = previous.map { delay <= $0 + resolution } ?? false
                 flat = steady ? flat + 1 : 0
                 if flat == 2 || delay > ceiling { break }
             }
         }
-        let all = "delays: " + delays.map(ManualClock.format).joined(separator: ", ")
-        let last = delays.last.map(ManualClock.format) ?? "none"
-        if let cap, atCap < 2 {
-            throw h.violation(
-                "Expected the retry delay to reach the declared cap of \(ManualClock.format(cap)), "
-                    + (flat == 3
-                        ? "but it stopped growing at \(last)."
-                        : "but after \(delays.count) retries it was still growing (last \(last))."),
-                expected: "a delay of \(ManualClock.format(cap))", actual: all,
-                hint: flat == 3
-                    ? "Declare the cap the queue really uses (QueueCapabilities.backoff)."
-                    : "The delay must reach the cap in a bounded number of retries.")
-        }
         if cap == nil {
+            let all = "delays: " + delays.map(ManualClock.format).joined(separator: ", ")
+            let last = delays.last.map(ManualClock.format) ?? "none"
             guard flat == 2 else {
                 throw h.violation(
                     "Expected the retry delay to stop growing at a ceiling, but after \(delays.count) "
