@@ -122,6 +122,17 @@ public protocol WriteQueueAdapter: Sendable {
     /// need nothing).
     /// - Parameter storage: The storage the next launch starts from.
     static func forgetProcessMemory(in storage: Storage) async
+
+    /// Returns once the work `queue` has enqueued on its own `DispatchQueue` so far has run: for
+    /// a queue that sends from blocks on a serial queue of its own, where the kit's task-local
+    /// tags and executor do not reach.
+    ///
+    /// The kit calls it before it concludes that nothing more is coming (a second request of the
+    /// same pass, the handling of an answer), and again until a call sees nothing move. Call any
+    /// method of the queue that runs `queue.sync { … }`: on a serial queue that is a barrier.
+    /// Defaults to returning at once (async/await and actor-based queues need nothing).
+    /// - Parameter queue: A live queue instance.
+    static func waitForPendingWork(in queue: Queue) async
 }
 
 extension WriteQueueAdapter {
@@ -133,4 +144,7 @@ extension WriteQueueAdapter {
 
     /// Nothing lives in process memory inside the storage.
     public static func forgetProcessMemory(in storage: Storage) async {}
+
+    /// No work of the queue's own runs outside Swift concurrency.
+    public static func waitForPendingWork(in queue: Queue) async {}
 }

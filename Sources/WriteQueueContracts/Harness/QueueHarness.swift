@@ -247,6 +247,17 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     ) async throws {
         recorder.setWaiting(for: what)
         await stage.settle()
+        // A queue that works on its own DispatchQueue can be about to send more while the stage
+        // looks settled: its adapter's barrier lets that work run out; settle again until a
+        // barrier sees nothing move.
+        for _ in 0..<64 {
+            let before = stage.eventCount
+            recorder.setWaiting(for: "the adapter's waitForPendingWork to return (\(what))")
+            for queue in liveQueues { await A.waitForPendingWork(in: queue) }
+            recorder.setWaiting(for: what)
+            await stage.settle()
+            if stage.eventCount == before { break }
+        }
         if transcribing {
             let ended = stage.endedTriggers(skipping: endingsSeen)
             endingsSeen += ended.count
@@ -291,6 +302,12 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     func origin(of send: ParkedSend) -> String {
         guard send.trigger == nil else { return stage.label(of: send.trigger) }
         return "launch #\(send.instance), from outside the kit's task (a DispatchQueue or callback)"
+    }
+
+    /// The queue instances that are running (launched and not crashed).
+    private var liveQueues: [A.Queue] {
+        instances.keys.sorted().compactMap { instances[$0] }
+            + launches.keys.sorted().compactMap { launches[$0]?.queue.value }
     }
 
     /// Triggers still running.

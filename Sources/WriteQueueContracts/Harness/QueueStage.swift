@@ -45,6 +45,7 @@ final class QueueStage: @unchecked Sendable {
     private var waiter: CheckedContinuation<Void, Never>?
     private var finishing = false
     private var deadInstances: Set<Int> = []
+    private var events = 0
     private let executor: (any Sendable)?
 
     init(clock: ManualClock) {
@@ -268,8 +269,13 @@ final class QueueStage: @unchecked Sendable {
         }
     }
 
+    /// How many events (a request registered, a wait began, a trigger returned, the executor
+    /// went idle) the stage has seen: equal before and after a barrier means nothing moved.
+    var eventCount: Int { lock.withLock { events } }
+
     private func signal() {
         let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            events += 1
             guard waiter != nil, isSettledLocked() else { return nil }
             defer { waiter = nil }
             return waiter
