@@ -32,7 +32,7 @@ extension BundledImplementations {
                 kind: .adopter,
                 summary: "The same outbox started the way many apps start one: the launch resends "
                     + "what storage holds and awaits it."),
-        ] + mutantQueues
+        ] + mutantQueues + appStyleQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -122,6 +122,71 @@ extension BundledImplementations {
                 CoalescingQueueThatSendsOlderBody.self, kind: .mutant,
                 summary: "Merging a pending update keeps the older body.",
                 ledger: [.fails("Q12", because: "the draft body is sent instead of the final one")]),
+        ]
+    }
+
+    /// Thirteen write queues written the way apps write them, by an author outside the kit
+    /// (`Queues/AppStyle/`, app code unchanged): ten correct, three with one bug each.
+    static var appStyleQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                LeaseTableOutboxAdapter.self, name: "LeaseTableOutbox", kind: .adopter,
+                summary: "App-style actor over an in-memory store object; a lease table in the actor, "
+                    + "up to four attempts per flush with clock backoff capped at 60 s."),
+            .queue(
+                NewestFirstOutboxAdapter.self, name: "NewestFirstOutbox", kind: .adopter,
+                summary: "App-style actor, one JSON file per task; each pass sends due tasks newest "
+                    + "first through a send closure, sleeping before a retry (cap 30 s)."),
+            .queue(
+                ParallelFlushOutboxAdapter.self, name: "ParallelFlushOutbox", kind: .adopter,
+                summary: "App-style actor that claims every due task, then sends them concurrently in "
+                    + "a task group (three attempts each, clock backoff capped at 64 s)."),
+            .queue(
+                RetryScheduleQueueAdapter.self, name: "RetryScheduleQueue", kind: .adopter,
+                summary: "App-style actor over one JSON array file; a next-attempt date per job, passes "
+                    + "skip jobs not yet due and never wait (cap 300 s)."),
+            .queue(
+                DictionaryBodyOutboxAdapter.self, name: "DictionaryBodyOutbox", kind: .adopter,
+                summary: "App-style actor keeping the body as a dictionary; the sorted-keys bytes of "
+                    + "the first send are stored and reused (cap 120 s)."),
+            .queue(
+                RedactingOutboxAdapter.self, name: "RedactingOutbox", kind: .adopter,
+                summary: "App-style actor that logs every step, bodies with password, token, card "
+                    + "number and CVV masked (cap 60 s)."),
+            .queue(
+                CallbackOutboxAdapter.self, name: "CallbackOutbox", kind: .adopter,
+                summary: "App-style class on a private serial queue with a completion-handler "
+                    + "transport, one file per record, backoff as a due time (cap 120 s)."),
+            .queue(
+                RestoringOutboxAdapter.self, name: "RestoringOutbox", kind: .adopter,
+                summary: "App-style actor over one JSON array file restored off the actor at launch, "
+                    + "then flushed; submits join the one restore (cap 45 s)."),
+            .queue(
+                MainActorOutboxAdapter.self, name: "MainActorOutbox", kind: .adopter,
+                summary: "App-style @MainActor @Observable view model over an in-memory database, "
+                    + "restored synchronously in init (cap 32 s)."),
+            .queue(
+                GraphQLOutboxAdapter.self, name: "GraphQLOutbox", kind: .adopter,
+                summary: "App-style actor posting a GraphQL mutation envelope built once at submit, the "
+                    + "key as variables.input.clientMutationId, no key header (cap 60 s)."),
+            .queue(
+                BackoffWithoutCeilingOutboxAdapter.self, name: "BackoffWithoutCeilingOutbox", kind: .mutant,
+                summary: "App-style actor whose backoff doubles forever (1, 2, 4, 8 … s).",
+                ledger: [.fails("Q8", because: "the retry delays keep doubling: no cap is ever reached")],
+                // Growth without a ceiling shows only over a day of retries: Q8's fixed timeline.
+                explorable: false),
+            .queue(
+                StuckSendingRowOutboxAdapter.self, name: "StuckSendingRowOutbox", kind: .mutant,
+                summary: "App-style actor that writes `sending` to a row's file before each request "
+                    + "and only ever picks `pending` rows.",
+                ledger: [
+                    .fails("Q3", because: "a row left `sending` by the crash is never picked again: no replay"),
+                    .blocked("Q1", by: "Q3", because: "the row in flight at the crash is left `sending`: never resent"),
+                ]),
+            .queue(
+                ClientErrorMixupOutboxAdapter.self, name: "ClientErrorMixupOutbox", kind: .mutant,
+                summary: "App-style actor whose status table retries 400 and makes 429 final.",
+                ledger: [.fails("Q9", because: "a 400 is resent after its backoff")]),
         ]
     }
 }

@@ -10,12 +10,17 @@ extension ImplementationUnderCheck {
     ///   - kind: Reference, adopter or mutant.
     ///   - summary: One sentence: what it is, or for a mutant, its bug.
     ///   - ledger: The Q contracts it is expected to fail, each with the reason.
+    ///   - explorable: `false` for a mutant whose bug no 24-step schedule can show (a backoff
+    ///     without a ceiling needs a day of retries): `conformance explore` names it and leaves
+    ///     it to its fixed contract.
     /// - Returns: An implementation at the ``IntegrationLevel/queue`` level over ``WriteQueueContract/all``.
     public static func queue<A: WriteQueueAdapter>(
         _ adapter: A.Type, name: String? = nil, kind: ImplementationKind, summary: String,
-        ledger: Ledger = []
+        ledger: Ledger = [], explorable: Bool = true
     ) -> ImplementationUnderCheck {
-        ImplementationUnderCheck(
+        let explore: (@Sendable (ExplorationOptions) async -> ExplorationResult)? =
+            explorable ? { @Sendable options in await QueueExploration.explore(A.self, options: options) } : nil
+        return ImplementationUnderCheck(
             name: name ?? String(describing: A.self), kind: kind, level: .queue, summary: summary,
             ledger: ledger, contracts: ContractCatalog.writeQueue,
             applicability: { id in
@@ -31,6 +36,6 @@ extension ImplementationUnderCheck {
                 }
                 return await contract.run(against: A.self, options: options)
             },
-            explore: { options in await QueueExploration.explore(A.self, options: options) })
+            explore: explore)
     }
 }

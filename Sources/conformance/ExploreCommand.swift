@@ -85,7 +85,14 @@ func runExplore(arguments: [String]) async -> Int32 {
     var rows: [ExploreRow] = []
     for implementation in selected {
         guard let result = await implementation.explore(options) else {
-            if !json { print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: no explorer drives this implementation") }
+            if !json {
+                let reason =
+                    implementation.kind == .mutant
+                    ? "its bug needs more steps than a schedule has; its fixed contracts "
+                        + implementation.ledger.contracts.map(\.rawValue).joined(separator: ", ") + " catch it"
+                    : "no explorer drives this implementation"
+                print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: \(reason)")
+            }
             continue
         }
         let row = await ExploreRow(implementation: implementation, result: result)

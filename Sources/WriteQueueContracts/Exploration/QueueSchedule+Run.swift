@@ -69,7 +69,13 @@ extension QueueSchedule {
                     outcome.applied[index] = try await execution.apply(step)
                 }
                 outcome.index = nil
-                try await observe?(execution)
+                if let observe {
+                    try await observe(execution)
+                } else {
+                    // The exhaustive search observes the state the steps left (its fingerprint);
+                    // a random schedule ends with the liveness check.
+                    try await execution.checkLiveness()
+                }
             } catch let failure as QueueScheduleExecution<A>.Failure {
                 outcome.invariant = failure.invariant
                 await harness.finish()

@@ -67,6 +67,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// (a stored due time survives it), for the fingerprint.
     var lastAnsweredBody: [Data: ManualClock.Instant] = [:]
     private var updates = 0
+    /// Bodies whose request was in flight when the app crashed, with that request's number:
+    /// liveness asks that each is sent again after the relaunch.
+    var inFlightAtCrash: [Data: Int] = [:]
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -131,6 +134,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
                 try await h.settle()
             }
         case .crash:
+            for send in h.openSends { inFlightAtCrash[send.request.body] = send.number }
             try await h.crash()
             unknownOutcome = [:]
             try await h.launch()
