@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import WriteQueueContracts
+
+@Suite("RequestLayout reads the key and the operation's body however a queue wraps them")
+struct RequestLayoutTests {
+    @Test("A re-encoded body is the same JSON value as the submitted one")
+    func reencodedBodyMatches() {
+        let submitted = WriteRequest(idempotencyKey: "k", body: Data(#"{"title":"A","card":"1"}"#.utf8))
+        let reencoded = WriteRequest(idempotencyKey: "k", body: Data("{\n  \"card\" : \"1\",\n  \"title\" : \"A\"\n}".utf8))
+        #expect(RequestLayout.plain.normalize(submitted).body == RequestLayout.plain.normalize(reencoded).body)
+    }
+
+    @Test("A GraphQL envelope with the key inside the input reads as the operation and its key")
+    func envelopeWithKeyInBody() {
+        let layout = RequestLayout(
+            operationBody: ["variables", "input"], key: .bodyField(["variables", "input", "clientMutationId"]))
+        let body = #"{"query":"mutation","variables":{"input":{"clientMutationId":"key-1","title":"A"}}}"#
+        let (key, operation) = layout.normalize(WriteRequest(idempotencyKey: nil, body: Data(body.utf8)))
+        #expect(key == "key-1")
+        #expect(String(decoding: operation, as: UTF8.self) == #"{"title":"A"}"#)
+    }
+
+    @Test("A body that is not JSON is kept as it is")
+    func nonJSONKept() {
+        let request = WriteRequest(idempotencyKey: "k", body: Data("not json".utf8))
+        #expect(RequestLayout.plain.normalize(request).body == request.body)
+    }
+}
