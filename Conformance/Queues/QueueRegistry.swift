@@ -186,7 +186,7 @@ extension BundledImplementations {
             .queue(
                 ClientErrorMixupOutboxAdapter.self, name: "ClientErrorMixupOutbox", kind: .mutant,
                 summary: "App-style actor whose status table retries 400 and makes 429 final.",
-                ledger: [.fails("Q9", because: "a 400 is resent after its backoff")]),
+                ledger: [.fails("Q9", because: "a 400 is resent after its backoff, and a 429 is never retried")]),
         ]
     }
 }

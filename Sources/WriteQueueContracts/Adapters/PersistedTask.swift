@@ -6,7 +6,10 @@ public struct PersistedTask: Hashable, Sendable, CustomStringConvertible {
     public var operationID: String
     /// The idempotency key, or `nil` when the queue has not stored one (a Q1 failure).
     public var key: String?
-    /// The request body, byte for byte.
+    /// The body as the queue stores it: the operation's JSON, or the whole request it stores
+    /// (an envelope is read through ``QueueCapabilities/requestLayout``). The kit compares it
+    /// with the submitted operation as a JSON value, so a stored dictionary re-encoded with
+    /// other key order or whitespace matches.
     public var body: Data
     /// The task's state.
     public var status: QueueTaskStatus

@@ -7,7 +7,9 @@ public struct QueueCapabilities: Hashable, Sendable {
     /// What 409 and 422 mean to the queue's server (Q4). The source document's profile by default.
     public var conflictProfile: ConflictProfile
     /// Client-error statuses the queue retries with the same key after a backoff (Q9), such as
-    /// 408 and 429. 400 and 422 are terminal whatever is declared here.
+    /// 408 and 429. 400 and 422 are terminal whatever is declared here. Declare what your
+    /// server's API contract says, not what your code does: Q9 checks the code against the
+    /// declaration, so a declaration copied from the code hides the code's mistakes.
     public var retryableStatusCodes: Set<Int>
     /// Client-error statuses the queue treats as terminal: the task stops with a diagnostic and
     /// is never resent (Q9). Any other 4xx, except 409, must not be retried blindly either.
@@ -20,8 +22,9 @@ public struct QueueCapabilities: Hashable, Sendable {
     /// Whether two queue instances may run over one storage at once (an app and its
     /// extension). Q7 then also checks two instances, not only two passes on one instance.
     public var sharesStorageBetweenInstances: Bool
-    /// Whether the queue merges pending updates to the same entity (Q12 checks every queue;
-    /// one that does not merge passes it by sending every body in order).
+    /// Whether the queue merges pending updates to the same entity (Q12 judges the order of
+    /// updates only for a queue that merges them; one that does not merge passes it by sending
+    /// every body, in any order).
     public var coalescesUpdates: Bool
     /// How the queue waits before a retry (Q8): capped, without a cap, or not at all.
     public var backoff: QueueBackoff

@@ -59,6 +59,13 @@ import Foundation
 /// - **Q11 restore never displaces** (recommended) and **Q12 coalescing keeps the latest
 ///   body** (recommended).
 ///
+/// Writing one: an adapter declared `public` (so another module can list it) needs every
+/// requirement `public` too. A `@MainActor` queue is adapted with plain `await` calls
+/// (`await MyOutbox(…)`, `try await outbox.submit(…)`) from the adapter's nonisolated static
+/// methods; constants the main actor isolates cannot be read in `capabilities`, so repeat the
+/// literal there. The queue may use its own operation IDs: the kit recognises a task by its ID
+/// when it adopts ``QueueOperation/id``, else by its body as a JSON value.
+///
 /// Settling: the kit knows a call is done when it has returned, or when its work is parked at
 /// the transport or waiting on the clock. Do that work *inside* the call (directly, or in a task
 /// the call awaits): a request sent by fire-and-forget work the call did not await, or by a

@@ -4,11 +4,12 @@ import WriteQueueContracts
 /// Drives the app-style ``ClientErrorMixupOutbox`` (in-memory store, a table-driven status
 /// policy), unchanged, bug included: its table retries 400 and makes 429 final.
 public enum ClientErrorMixupOutboxAdapter: WriteQueueAdapter {
-    /// The classification as the queue's code has it (`retryableClientErrors = [400, 408]`;
-    /// every other 4xx but 409 is final), not as its author meant it (`[408, 429]`).
+    /// The classification the server's API contract gives (408 and 429 are retried, every
+    /// other 4xx but 409 is final), as a team declares it: the queue's table
+    /// (`retryableClientErrors = [400, 408]`) is what Q9 checks against it.
     public static let capabilities = QueueCapabilities(
-        retryableStatusCodes: [400, 408],
-        terminalStatusCodes: [401, 403, 404, 410, 413, 422, 429],
+        retryableStatusCodes: [408, 429],
+        terminalStatusCodes: [400, 401, 403, 404, 410, 413, 422],
         exposesDiagnostics: true,
         backoff: .capped(at: .seconds(60)),  // cap's default
         sensitiveFields: ClientErrorMixupOutbox.sensitiveFields)
