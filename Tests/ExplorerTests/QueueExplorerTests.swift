@@ -33,22 +33,28 @@ struct PastedQueueExplorerOutput {
     static let mutants: [(name: String, rule: ContractID)] = [
         ("QueueThatRegeneratesKeyOnRetry", "Q2"),
         ("QueueThatKeepsKeyOnlyInMemory", "Q1"),
-        ("QueueThatDeletesTaskOn503", "I9"),
+        ("QueueThatDeletesTaskOn503", "Q2"),
         ("QueueThatRetries409Forever", "Q4"),
-        ("QueueThatCompletesOnAnyResponse", "I9"),
+        ("QueueThatCompletesOnAnyResponse", "Q5"),
         ("QueueThatDerivesKeyFromBody", "Q6"),
         ("QueueWithoutSendLease", "Q7"),
         ("QueueThatPersistsAfterFirstSend", "Q1"),
         ("QueueWithUncappedBackoff", "Q8"),
         ("QueueThatRetriesEveryClientError", "Q9"),
         ("QueueThatLogsBodies", "Q10"),
-        ("QueueThatOverwritesRestoredTasks", "I9"),
+        ("QueueThatOverwritesRestoredTasks", "Q11"),
         ("CoalescingQueueThatSendsOlderBody", "Q12"),
+        ("StuckSendingRowOutbox", "Q3"),
+        ("ClientErrorMixupOutbox", "Q9"),
     ]
 
+    /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
+    static let leftToTheirFixedContracts: Set<String> = ["BackoffWithoutCeilingOutbox"]
+
     @Test func everyBundledQueueMutantIsListedHere() {
-        let bundled = Set(BundledImplementations.queues.filter { $0.kind == .mutant }.map(\.name))
-        #expect(bundled == Set(Self.mutants.map(\.name)))
+        let bundled = BundledImplementations.queues.filter { $0.kind == .mutant }
+        #expect(Set(bundled.filter(\.isExplorable).map(\.name)) == Set(Self.mutants.map(\.name)))
+        #expect(Set(bundled.filter { !$0.isExplorable }.map(\.name)) == Self.leftToTheirFixedContracts)
     }
 
     @Test(arguments: mutants.map(\.name))

@@ -167,9 +167,9 @@ extension QueueScheduleExecution {
         let h = harness
         if let stray = h.sends.first(where: { operations(withBody: $0.request.body).isEmpty }) {
             throw fail(
-                "I7", "Expected every request to carry the body of the operation it sends, but send #\(stray.number) carries \(stray.request.bodyText), the body of no submitted operation.",
+                identityRule, "Expected every request to carry the body of the operation it sends, but send #\(stray.number) carries \(stray.request.bodyText), the body of no submitted operation.",
                 actual: "body: \(stray.request.bodyText)",
-                hint: "Send the body persisted at submit, byte for byte; never rebuild or merge it.")
+                hint: "Send the body persisted at submit, byte for byte; never rebuild or merge it.", invariant: "I7")
         }
         var bodiesByKey: [String: [Data]] = [:]
         for send in h.sends {
@@ -177,9 +177,9 @@ extension QueueScheduleExecution {
             if !(bodiesByKey[key]?.contains(send.request.body) ?? false) { bodiesByKey[key, default: []].append(send.request.body) }
             if let bodies = bodiesByKey[key], bodies.count > 1 {
                 throw fail(
-                    "I7", "Expected one key to carry one operation, but key \(h.short(key)) carried the bodies of \(bodies.map { h.operationLabel(for: $0) }.joined(separator: " and ")).",
+                    identityRule, "Expected one key to carry one operation, but key \(h.short(key)) carried the bodies of \(bodies.map { h.operationLabel(for: $0) }.joined(separator: " and ")).",
                     expected: "one body per key", actual: bodies.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n"),
-                    hint: "A key names one operation; the server answers a second body under it with a conflict.")
+                    hint: "A key names one operation; the server answers a second body under it with a conflict.", invariant: "I7")
             }
         }
         for body in Set(operations.map(\.body)) {
@@ -190,9 +190,9 @@ extension QueueScheduleExecution {
             guard distinct.count > twins.count else { continue }
             let label = twins.map(\.id).joined(separator: "/")
             throw fail(
-                "I7", "Expected every request for \(label) to carry one key, but it was sent with keys \(distinct.map { h.short($0) }.joined(separator: ", ")).",
+                identityRule, "Expected every request for \(label) to carry one key, but it was sent with keys \(distinct.map { h.short($0) }.joined(separator: ", ")).",
                 expected: "\(twins.count) key(s) for \(label)", actual: "keys: \(distinct.map { h.short($0) }.joined(separator: ", "))",
-                hint: "Choose the key at submit, persist it with the task, and reuse it on every retry and after every relaunch.")
+                hint: "Choose the key at submit, persist it with the task, and reuse it on every retry and after every relaunch.", invariant: "I7")
         }
     }
 
@@ -253,9 +253,9 @@ extension QueueScheduleExecution {
             guard held.count > twins.count else { continue }
             let label = twins.map(\.id).joined(separator: "/")
             throw fail(
-                "I8", "Expected the server to hold at most \(twins.count) record(s) for \(label), but it holds \(held.count) (ids \(held.map { String($0.id) }.joined(separator: ", "))).",
+                identityRule, "Expected the server to hold at most \(twins.count) record(s) for \(label), but it holds \(held.count) (ids \(held.map { String($0.id) }.joined(separator: ", "))).",
                 expected: "records for \(label): at most \(twins.count)", actual: "records: \(held.count)",
-                hint: "A resend after an unknown outcome must carry the original key, so the server can recognise it.")
+                hint: "A resend after an unknown outcome must carry the original key, so the server can recognise it.", invariant: "I8")
         }
     }
 
@@ -269,10 +269,25 @@ extension QueueScheduleExecution {
             guard covering.count < owed else { continue }
             let label = twins.map(\.id).joined(separator: "/")
             throw fail(
-                "I9", "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
+                custodyRule(for: twins), "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
                 expected: "\(label) in storage", actual: "stored: \(describe(live))",
-                hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.")
+                hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.", invariant: "I9")
         }
+    }
+
+    /// The contract an identity finding (I7 one key per operation, I8 one record per operation)
+    /// breaks: Q3 (replay after crash, same key and bytes) once the app has crashed, Q2 (an
+    /// unknown outcome keeps the key and body) before.
+    private var identityRule: ContractID { crashes > 0 ? "Q3" : "Q2" }
+
+    /// The contract a lost task (I9) breaks: Q11 when a submit after a relaunch displaced it
+    /// (recommended, as in the catalogue), Q2 when its last answer was an unknown outcome, Q5
+    /// (only a success completes or removes a task) otherwise.
+    private func custodyRule(for twins: [QueueOperation]) -> ContractID {
+        if crashes > 0, justSubmitted != nil, !twins.contains(where: { $0 == justSubmitted }) { return "Q11" }
+        let bodies = Set(twins.map(\.body))
+        if unknownOutcome.keys.contains(where: { bodies.contains($0.body) }) { return "Q2" }
+        return "Q5"
     }
 
     /// Whether `task` holds `operation`: by operation ID, by body, or (for a queue that merges

@@ -70,6 +70,8 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Bodies whose request was in flight when the app crashed, with that request's number:
     /// liveness asks that each is sent again after the relaunch.
     var inFlightAtCrash: [Data: Int] = [:]
+    /// How many times the schedule crashed the app so far.
+    var crashes = 0
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -135,6 +137,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             }
         case .crash:
             for send in h.openSends { inFlightAtCrash[send.request.body] = send.number }
+            crashes += 1
             try await h.crash()
             unknownOutcome = [:]
             try await h.launch()
@@ -218,10 +221,11 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// A failure of rule `id` at the current step.
     func fail(
         _ id: ContractID, _ summary: String, expected: String? = nil, actual: String? = nil,
-        difference: String? = nil, hint: String
+        difference: String? = nil, hint: String, invariant: ContractID? = nil
     ) -> Failure {
         let descriptor = ContractCatalog.descriptor(id)
-        let title = descriptor?.title ?? id.rawValue
+        let title = (descriptor?.title ?? id.rawValue)
+            + (invariant.flatMap { ContractCatalog.descriptor($0) }.map { " (invariant \($0.title))" } ?? "")
         return Failure(
             invariant: id,
             violation: Violation(
