@@ -4,6 +4,9 @@ struct ContractCell {
     struct Found {
         let contract: String
         let name: String
+        /// The row the cell names itself (`SeedPager · P4 …`, an attachment's subject).
+        let row: String?
+        /// The subject its report names, which names the row of every case of the test.
         let subject: String?
         let cell: ReportCell
     }
@@ -11,6 +14,7 @@ struct ContractCell {
     let testID: String
     let contract: String
     let name: String
+    let row: String?
     let subject: String?
     let cell: ReportCell
 
@@ -18,6 +22,7 @@ struct ContractCell {
         self.testID = testID
         contract = base.contract
         name = base.name
+        row = base.row
         subject = base.subject
         cell = base.cell
     }
@@ -71,7 +76,7 @@ struct ContractCell {
             let subject = String(attachment.name.dropFirst(id.count + 1).dropLast(" (not applicable).txt".count))
             let reason = reasonOfSkip(attachment.text)
             return Found(
-                contract: id, name: name, subject: subject.isEmpty ? nil : subject,
+                contract: id, name: name, row: subject.isEmpty ? nil : subject, subject: nil,
                 cell: ReportCell(
                     column: id, verdict: .notApplicable, headline: reason,
                     sections: [ReportSection("Not applicable", reason), ReportSection("Attachment: \(attachment.name)", attachment.text, style: .lines)]))
@@ -126,7 +131,7 @@ struct ContractCell {
         let subject = title.subject ?? result.issues.lazy.compactMap { KitMessage.subject(in: $0.text) }.first
             ?? result.attachments.lazy.compactMap { subjectOfAttachment($0, contract: title.contract) }.first
         return Found(
-            contract: title.contract, name: title.name, subject: subject,
+            contract: title.contract, name: title.name, row: title.subject, subject: subject,
             cell: ReportCell(column: title.contract, verdict: verdict, headline: headline, sections: sections))
     }
 

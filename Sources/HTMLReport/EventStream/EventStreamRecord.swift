@@ -80,7 +80,7 @@ enum EventStreamRecord {
                 line: line, problem: "the object is not a Swift Testing event stream record (it lacks \"version\", \"kind\" or \"payload\")",
                 expected: "a record such as {\"version\":0,\"kind\":\"event\",\"payload\":{…}}")
         }
-        guard let number = version as? NSNumber, !(version is Bool), number.doubleValue == Double(Self.version) else {
+        guard !(version is String), (version as? Int) == Self.version else {
             throw EventStreamError(
                 line: line,
                 problem: "the record is from event stream version \(String(describing: version)) (another Swift version or flag)",

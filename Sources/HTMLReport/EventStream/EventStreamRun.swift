@@ -78,7 +78,9 @@ struct EventStreamRun {
                 others.append((key, result))
             } else {
                 for cell in found {
-                    if let subject = cell.subject { subjectOfTest[key.testID] = subjectOfTest[key.testID] ?? subject }
+                    if cell.row == nil, let subject = cell.subject {
+                        subjectOfTest[key.testID] = subjectOfTest[key.testID] ?? subject
+                    }
                     cells.append(ContractCell(testID: key.testID, base: cell))
                 }
             }
@@ -97,7 +99,7 @@ struct EventStreamRun {
             var rowNotes: [String: String] = [:]
             for cell in familyCells {
                 let test = tests[cell.testID]
-                let row = cell.subject ?? subjectOfTest[cell.testID] ?? test.map { displayName(of: $0) } ?? cell.testID
+                let row = cell.row ?? subjectOfTest[cell.testID] ?? test.map { displayName(of: $0) } ?? cell.testID
                 if rowCells[row] == nil { rowOrder.append(row) }
                 if !(rowCells[row] ?? []).contains(where: { $0.column == cell.contract }) {
                     rowCells[row, default: []].append(cell.cell)

@@ -6,8 +6,8 @@ enum ReportPageScript {
           "use strict";
           var groups = Array.prototype.slice.call(document.querySelectorAll("section.group"));
           var rows = Array.prototype.slice.call(document.querySelectorAll("table.matrix tbody tr"));
-          var dim = document.createElement("style");
-          document.head.appendChild(dim);
+          var cells = Array.prototype.slice.call(document.querySelectorAll("td.c[data-v]"));
+          var dimmed = "";
           var shown = document.getElementById("shown");
           var panel = document.getElementById("details");
           var body = document.getElementById("detail-body");
@@ -29,8 +29,13 @@ enum ReportPageScript {
               row.hidden = !show;
               if (show) visible++;
             }
-            var word = window.CSS && CSS.escape ? CSS.escape(outcome) : outcome.replace(/[^\w-]/g, "");
-            dim.textContent = outcome === "" ? "" : "td.c:not([data-v=\"" + word + "\"]){opacity:.3}";
+            if (outcome !== dimmed) {
+              for (var c = 0; c < cells.length; c++) {
+                var off = outcome !== "" && cells[c].getAttribute("data-v") !== outcome;
+                if (off !== cells[c].classList.contains("dim")) cells[c].classList.toggle("dim", off);
+              }
+              dimmed = outcome;
+            }
             shown.textContent = visible + " of " + rows.length + " implementations shown";
             return visible;
           }
@@ -56,8 +61,10 @@ enum ReportPageScript {
               area.remove();
             }
           }
+          var report = null;
           function open(index) {
-            var cell = REPORT.cells[index], column = REPORT.columns[cell[1]];
+            report = report || JSON.parse(document.getElementById("report-data").textContent);
+            var cell = report.cells[index], column = report.columns[cell[1]];
             body.textContent = "";
             body.appendChild(text("h2", cell[0] + " · " + column[1]));
             var verdict = text("p", cell[3] + " " + cell[4] + (cell[5] ? " (expected: " + cell[5] + ")" : ""), "verdict");
@@ -132,13 +139,13 @@ enum ReportPageScript {
             if (first) open(+first.getAttribute("data-i"));
             void document.body.offsetHeight;
             var detailMs = performance.now() - t;
-            var report = {
+            var figures = {
               rows: rows.length, cells: document.querySelectorAll("td.c[data-i]").length,
               openMs: +opened.toFixed(1), filterMs: +filtered.toFixed(1), detailMs: +detailMs.toFixed(1),
               detailTitle: first ? body.querySelector("h2").textContent : "", filters: filters
             };
             var out = document.getElementById("selfcheck");
-            out.textContent = "SELFCHECK " + JSON.stringify(report);
+            out.textContent = "SELFCHECK " + JSON.stringify(figures);
             out.hidden = false;
           }
         })();

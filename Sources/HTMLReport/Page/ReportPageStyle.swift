@@ -14,16 +14,16 @@ enum ReportPageStyle {
         .filters{display:flex;flex-wrap:wrap;gap:8px 14px;align-items:center;padding:8px 10px;background:var(--head);border:1px solid var(--line);border-radius:6px;position:sticky;top:0;z-index:3}
         .filters select,.filters input{font:inherit;padding:2px 4px}
         #shown{color:var(--muted)}
-        .scroll{overflow:auto;max-width:100%;border:1px solid var(--line);border-radius:6px}
-        table.matrix{border-collapse:separate;border-spacing:0;font-size:12px}
-        .matrix th,.matrix td{border-bottom:1px solid var(--line);border-right:1px solid var(--line);padding:3px 5px;white-space:nowrap}
+        .scroll{overflow:auto;max-width:100%;width:max-content;border:1px solid var(--line);border-radius:6px}
+        table.matrix{border-collapse:separate;border-spacing:0;font-size:12px;table-layout:fixed}
+        .matrix th,.matrix td{border-bottom:1px solid var(--line);border-right:1px solid var(--line);padding:3px 5px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .matrix thead th{background:var(--head);position:sticky;top:0;z-index:2;font-weight:600}
         .matrix thead th.rec{font-style:italic}
-        .matrix th.name{text-align:left;position:sticky;left:0;background:var(--bg);z-index:1;max-width:320px;overflow:hidden;text-overflow:ellipsis}
+        .matrix th.name{text-align:left;position:sticky;left:0;background:var(--bg);z-index:1}
         .matrix thead th.name{z-index:3;background:var(--head)}
-        .matrix th.name small{display:block;font-weight:400;color:var(--muted);white-space:normal;max-width:320px}
+        .matrix th.name small{display:block;font-weight:400;color:var(--muted);white-space:normal}
         .matrix td.k{color:var(--muted)}
-        td.c{text-align:left;cursor:pointer;font-variant-numeric:tabular-nums;min-width:52px}
+        td.c{text-align:left;cursor:pointer}
         td.c:focus{outline:2px solid #1a73e8;outline-offset:-2px}
         td.c.none{cursor:default}
         .c.v-passed{background:#e6f4ea;color:#0d652d}
@@ -34,6 +34,7 @@ enum ReportPageStyle {
         .c.v-skipped{background:#f1f3f4;color:#5f6368}
         .c.v-blocked{background:#f3e8fd;color:#681da8;text-decoration:underline dotted}
         .c.v-other{background:#fff;color:#000;outline:1px dashed #000;outline-offset:-3px}
+        td.c.dim{opacity:.3}
         tr[hidden],section[hidden]{display:none}
         aside#details{position:fixed;top:0;right:0;bottom:0;width:min(760px,100%);overflow:auto;background:#fff;border-left:2px solid var(--fg);box-shadow:-6px 0 18px rgba(0,0,0,.15);padding:14px 18px 30px;z-index:5}
         #close{float:right;font:inherit;padding:2px 8px}
