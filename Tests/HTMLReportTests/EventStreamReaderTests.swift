@@ -66,7 +66,7 @@ import Testing
         #expect(cell.headline == "Expected nothing to change after the late answer to request #2, but the visible items changed.")
         let titles = cell.sections.map(\.title)
         #expect(titles == [
-            "Issue: error at MyAppTests/PagerTests.swift:14", "Rule", "Subject", "Expected", "Actual",
+            "Issue: error at PagerTests.swift:14", "Rule", "Subject", "Expected", "Actual",
             "Difference (- expected, + actual)", "Timeline (up to the failing step)", "Hint",
             #"Attachment: P4 MyPager<Int> & "co".txt"#,
         ])

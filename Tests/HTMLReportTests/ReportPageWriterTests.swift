@@ -53,7 +53,7 @@ import Testing
         #expect(html.components(separatedBy: " data-i=\"").count - 1 == 35)
         for row in 2...7 { #expect(html.contains(">Implementation\(row)<")) }
         for column in 1...5 { #expect(html.contains(">P\(column)</th>")) }
-        #expect(html.contains("7 rows, 35 cells · run time 1.50 s"))
+        #expect(html.contains("7 implementations, 35 cells · run time 1.50 s"))
     }
 
     @Test func everyVerdictShowsASymbolAndAWord() {

@@ -124,7 +124,7 @@ enum EventStreamRecord {
 
     private static func location(_ value: Any?) -> String? {
         guard let location = value as? [String: Any], let file = location["fileID"] as? String else { return nil }
-        return "\(file):\(location["line"] as? Int ?? 0)"
+        return "\(file.split(separator: "/").last ?? Substring(file)):\(location["line"] as? Int ?? 0)"
     }
 
     private static func issue(_ payload: [String: Any], messages: [(symbol: String, text: String)]) -> Issue? {

@@ -131,7 +131,8 @@ struct EventStreamRun {
         notes.append(
             "Event stream version 0 carries no warning issues: skipped contracts and recommended-rule warnings reach this page through the report the kit attaches to each of them.")
         let seconds = zip(started, finished).map { $1 - $0 }
-        return ReportDocument(title: "Conformance report", source: source, runSeconds: seconds, notes: notes, groups: groups)
+        return ReportDocument(title: "Conformance report", source: source, runSeconds: seconds, notes: notes, groups: groups,
+            rowNoun: others.isEmpty ? "implementations" : "rows")
     }
 
     private func displayName(of test: EventStreamRecord.Test) -> String {

@@ -15,12 +15,16 @@ public struct ReportDocument: Hashable, Sendable {
     public let notes: [String]
     /// The tables.
     public let groups: [ReportGroup]
+    /// What the totals call the rows: `implementations`, or `rows` when they mix adapters and
+    /// other tests.
+    public let rowNoun: String
 
     /// Creates a document.
     public init(
         title: String, source: String, runSeconds: Double? = nil, notes: [String] = [],
-        groups: [ReportGroup]
+        groups: [ReportGroup], rowNoun: String = "implementations"
     ) {
+        self.rowNoun = rowNoun
         self.title = title
         self.source = source
         self.runSeconds = runSeconds

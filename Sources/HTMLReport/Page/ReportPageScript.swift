@@ -69,9 +69,12 @@ enum ReportPageScript {
             body.appendChild(text("h2", cell[0] + " · " + column[1]));
             var verdict = text("p", cell[3] + " " + cell[4] + (cell[5] ? " (expected: " + cell[5] + ")" : ""), "verdict");
             body.appendChild(verdict);
-            if (cell[6]) body.appendChild(text("p", cell[6]));
-            var sections = cell[7], hasRule = false;
-            for (var s = 0; s < sections.length; s++) if (sections[s][0] === "Rule") hasRule = true;
+            var sections = cell[7], hasRule = false, repeated = false;
+            for (var s = 0; s < sections.length; s++) {
+              if (sections[s][0] === "Rule") hasRule = true;
+              if (sections[s][1] === cell[6]) repeated = true;
+            }
+            if (cell[6] && !repeated) body.appendChild(text("p", cell[6]));
             if (!hasRule && column[3]) {
               body.appendChild(text("h3", "Rule" + (column[2] ? " (" + column[2] + ")" : "")));
               body.appendChild(text("p", column[3]));
@@ -111,6 +114,9 @@ enum ReportPageScript {
           });
           document.getElementById("close").addEventListener("click", close);
           apply();
+          // `#cell=12` opens that cell's details: a link to one finding.
+          var linked = /^#cell=(\d+)$/.exec(location.hash);
+          if (linked && document.querySelector("td.c[data-i=\"" + linked[1] + "\"]")) open(+linked[1]);
           if (location.hash === "#selfcheck") {
             void document.body.offsetHeight;
             var opened = performance.now();

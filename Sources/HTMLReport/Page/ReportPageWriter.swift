@@ -72,7 +72,7 @@ public struct ReportPageWriter: Sendable {
         }
         let time = document.runSeconds.map { " · run time " + String(format: "%.2f s", $0) } ?? ""
         parts.append(
-            "<p id=\"totals\" class=\"totals\"><span class=\"count\">\(rows) rows, \(cells) cells\(time)</span> "
+            "<p id=\"totals\" class=\"totals\"><span class=\"count\">\(rows) \(HTMLEscaping.text(document.rowNoun)), \(cells) cells\(time)</span> "
                 + totals.joined(separator: " ") + "</p>")
         if !document.notes.isEmpty {
             parts.append("<ul class=\"notes\">" + document.notes.map { "<li>\(HTMLEscaping.text($0))</li>" }.joined() + "</ul>")

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The report page in a real browser: renders the bundled matrix page in headless Chromium,
+# takes a screenshot, checks the rendered DOM for every implementation and contract, and
+# measures that a generated 60 × 30 page opens and filters in under a second and that the
+# page's size grows linearly with its cells.
+#
+#   Scripts/check-html-report.sh                 # check; the screenshot goes to a temporary folder
+#   Scripts/check-html-report.sh --update-docs   # also replace Docs/conformance-matrix.png
+#
+# Installs Debian's chromium when it is missing (needs root and apt-get).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then
+    export PATH="/opt/swift/usr/bin:$PATH"
+fi
+update_docs=false
+[ "${1:-}" = "--update-docs" ] && update_docs=true
+
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "check-html-report: installing Debian's chromium (headless)"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "check-html-report: chromium is missing; install it (apt-get install chromium) and run again" >&2
+        exit 1
+    fi
+fi
+chromium_headless() {
+    chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions \
+        --mute-audio --disable-background-networking "$@" 2>/dev/null
+}
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+swift build --product conformance >/dev/null
+conformance="$(swift build --show-bin-path)/conformance"
+fail() { echo "check-html-report: $*" >&2; exit 1; }
+
+echo "== the bundled matrix page"
+"$conformance" --html "$work/matrix.html" >/dev/null
+"$conformance" --json >"$work/matrix.json"
+chromium_headless --window-size=1400,1000 --screenshot="$work/conformance-matrix.png" "file://$work/matrix.html" >/dev/null
+[ -s "$work/conformance-matrix.png" ] || fail "no screenshot was taken"
+if $update_docs; then cp "$work/conformance-matrix.png" Docs/conformance-matrix.png; echo "screenshot: Docs/conformance-matrix.png"; fi
+chromium_headless --dump-dom "file://$work/matrix.html#selfcheck" >"$work/matrix.dom"
+grep -q '<pre id="selfcheck">SELFCHECK' "$work/matrix.dom" || fail "the page's script did not run to the end in Chromium"
+grep -q '"detailTitle":"[^"]' "$work/matrix.dom" || fail "clicking a cell opened no details"
+missing=0
+implementations=0
+while IFS= read -r name; do
+    implementations=$((implementations + 1))
+    grep -qF "<th scope=\"row\" class=\"name\">$name<" "$work/matrix.dom" || { echo "  missing row: $name" >&2; missing=$((missing + 1)); }
+done < <(grep -oE '"implementation" : "[^"]+"' "$work/matrix.json" | cut -d'"' -f4 | sort -u)
+contracts=0
+while IFS= read -r id; do
+    contracts=$((contracts + 1))
+    grep -qE "<th scope=\"col\"( class=\"rec\")? title=\"[^\"]*\">$id</th>" "$work/matrix.dom" || { echo "  missing column: $id" >&2; missing=$((missing + 1)); }
+done < <(grep -oE '"contract" : "[^"]+"' "$work/matrix.json" | cut -d'"' -f4 | sort -u)
+cells_json="$(grep -c '"outcome" : ' "$work/matrix.json")"
+cells_dom="$(grep -o ' data-i="' "$work/matrix.dom" | wc -l)"
+[ "$missing" -eq 0 ] || fail "$missing implementations or contracts missing from the rendered page"
+[ "$cells_json" -eq "$cells_dom" ] || fail "the page shows $cells_dom cells, the matrix has $cells_json"
+echo "rendered: $implementations implementations, $contracts contracts, $cells_dom cells; every one in the DOM"
+
+echo "== scale: a generated 60 × 30 page"
+for rows in 30 60 120; do
+    "$conformance" sample-page --implementations "$rows" --contracts 30 --html "$work/sample-$rows.html" 2>/dev/null
+done
+size() { wc -c <"$1" | tr -d ' '; }
+s30="$(size "$work/sample-30.html")"; s60="$(size "$work/sample-60.html")"; s120="$(size "$work/sample-120.html")"
+# Linear growth: the bytes each further cell adds are the same from 30 to 60 rows as from 60 to 120.
+linear="$(awk -v a="$s30" -v b="$s60" -v c="$s120" 'BEGIN {
+    first = (b - a) / 900; second = (c - b) / 1800; ratio = second / first
+    printf "%.0f B per cell from 30 to 60 rows, %.0f B from 60 to 120 (ratio %.3f)", first, second, ratio
+    exit (ratio < 0.95 || ratio > 1.05) }')" || fail "the page does not grow linearly: $linear"
+echo "size: 30 × 30 $((s30 / 1024)) KB, 60 × 30 $((s60 / 1024)) KB, 120 × 30 $((s120 / 1024)) KB; $linear"
+: >"$work/figures"
+for run in 1 2 3 4 5; do
+    chromium_headless --dump-dom "file://$work/sample-60.html#selfcheck" >"$work/sample.dom"
+    line="$(grep -o '<pre id="selfcheck">SELFCHECK [^<]*' "$work/sample.dom")" || fail "the 60 × 30 page's self-check did not run"
+    echo "$line" | grep -q '"rows":60,"cells":1800,' || fail "the 60 × 30 page does not show 60 rows and 1800 cells: $line"
+    open_ms="$(echo "$line" | grep -oE '"openMs":[0-9.]+' | cut -d: -f2)"
+    slowest="$(echo "$line" | grep -oE '"ms":[0-9.]+' | cut -d: -f2 | sort -n | tail -1)"
+    echo "$open_ms $slowest" >>"$work/figures"
+done
+read -r open_ms slowest_filter < <(awk '{ print $1 + $2, $1, $2 }' "$work/figures" | sort -n | sed -n 3p | cut -d' ' -f2-)
+total="$(awk -v a="$open_ms" -v b="$slowest_filter" 'BEGIN { printf "%.0f", a + b }')"
+echo "60 × 30 in headless Chromium (median of 5): opens in ${open_ms} ms, slowest filter ${slowest_filter} ms; open + filter ${total} ms"
+[ "$total" -lt 1000 ] || fail "the 60 × 30 page took ${total} ms to open and filter (limit 1000 ms)"
+echo "check-html-report: OK"
