@@ -9,7 +9,7 @@ extension ExploreRow {
         rows: [ExploreRow], results: [ExplorationResult], strategy: String, seconds: Double, succeeded: Bool
     ) -> ReportDocument {
         let column = ReportColumn(
-            id: "explore", name: "explorer verdict",
+            id: "found", name: "by the explorer",
             rule: "Generated schedules, the invariants checked after every step (I1–I6 for pagers; I7–I9 and the Q rules one state can break for write queues). A mutant must be found with a shrunk schedule no longer than the fixed contract timeline that catches it; a reference or an adopter must not be flagged.")
         let pairs = Array(zip(rows, results))
         let byFamily = Dictionary(grouping: pairs) { $0.0.level == "queue" ? "Write queues (explorer)" : "Pagers (explorer)" }
@@ -57,10 +57,10 @@ extension ExploreRow {
             sections.append(ReportSection("Shrunk schedule", finding.scheduleLiteral, style: .code))
             sections.append(ReportSection("Regression test (paste into a test target)", finding.regressionTest, style: .code))
         }
-        let headline = result.finding.map { "\($0.invariant.title): " + ($0.report.outcome.violations.first?.summary ?? "") }
+        let headline = result.finding.map { $0.report.outcome.violations.first?.summary ?? $0.invariant.title }
             ?? "no rule failed in \(schedules) schedules"
         return ReportCell(
-            column: "explore", verdict: verdict, expected: kind == "mutant" ? "found" : "not flagged", headline: headline,
+            column: "found", verdict: verdict, expected: kind == "mutant" ? "found" : "not flagged", headline: headline,
             sections: sections)
     }
 }

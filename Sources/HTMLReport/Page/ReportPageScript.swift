@@ -4,6 +4,7 @@ enum ReportPageScript {
     static let source = #"""
         (function () {
           "use strict";
+          var scriptStart = performance.now();
           var groups = Array.prototype.slice.call(document.querySelectorAll("section.group"));
           var rows = Array.prototype.slice.call(document.querySelectorAll("table.matrix tbody tr"));
           var cells = Array.prototype.slice.call(document.querySelectorAll("td.c[data-v]"));
@@ -62,9 +63,15 @@ enum ReportPageScript {
             }
           }
           var report = null;
+          function resolve(raw) {
+            var S = report.strings, cell = [S[raw[0]], raw[1]];
+            for (var f = 2; f < 7; f++) cell.push(S[raw[f]]);
+            cell.push(raw[7].map(function (s) { return [S[s[0]], S[s[1]], S[s[2]]]; }));
+            return cell;
+          }
           function open(index) {
             report = report || JSON.parse(document.getElementById("report-data").textContent);
-            var cell = report.cells[index], column = report.columns[cell[1]];
+            var cell = resolve(report.cells[index]), column = report.columns[cell[1]];
             body.textContent = "";
             body.appendChild(text("h2", cell[0] + " · " + column[1]));
             var verdict = text("p", cell[3] + " " + cell[4] + (cell[5] ? " (expected: " + cell[5] + ")" : ""), "verdict");
@@ -147,7 +154,7 @@ enum ReportPageScript {
             var detailMs = performance.now() - t;
             var figures = {
               rows: rows.length, cells: document.querySelectorAll("td.c[data-i]").length,
-              openMs: +opened.toFixed(1), filterMs: +filtered.toFixed(1), detailMs: +detailMs.toFixed(1),
+              openMs: +opened.toFixed(1), scriptStartMs: +scriptStart.toFixed(1), filterMs: +filtered.toFixed(1), detailMs: +detailMs.toFixed(1),
               detailTitle: first ? body.querySelector("h2").textContent : "", filters: filters
             };
             var out = document.getElementById("selfcheck");

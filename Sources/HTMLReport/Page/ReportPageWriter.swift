@@ -30,8 +30,10 @@ public struct ReportPageWriter: Sendable {
         var columnIndex: [String: Int] = [:]
         var columns: [ReportColumn] = []
         var cellData: [String] = []
+        var strings = StringTable()
         for group in document.groups {
-            html.append(table(for: group, columnIndex: &columnIndex, columns: &columns, cellData: &cellData))
+            html.append(
+                table(for: group, columnIndex: &columnIndex, columns: &columns, cellData: &cellData, strings: &strings))
         }
         html.append(legend())
         html.append(
@@ -42,9 +44,11 @@ public struct ReportPageWriter: Sendable {
             "[" + [column.id, column.title, column.tier, column.rule].map(HTMLEscaping.scriptJSON).joined(separator: ",") + "]"
         }
         // The details are JSON the browser does not run: parsed on the first click, so a large
-        // page opens as fast as its table.
+        // page opens as fast as its table. Each distinct text is written once (hints, timelines
+        // and transcripts repeat across implementations); cells refer to it by number.
         html.append(
             "<script id=\"report-data\" type=\"application/json\">{\"columns\": [" + columnData.joined(separator: ",\n")
+                + "],\n\"strings\": [" + strings.values.map(HTMLEscaping.scriptJSON).joined(separator: ",\n")
                 + "],\n\"cells\": [" + cellData.joined(separator: ",\n") + "]}</script>")
         html.append("<script>\n" + ReportPageScript.source + "\n</script>")
         html.append("</body>\n</html>\n")
@@ -107,7 +111,7 @@ public struct ReportPageWriter: Sendable {
 
     private func table(
         for group: ReportGroup, columnIndex: inout [String: Int], columns: inout [ReportColumn],
-        cellData: inout [String]
+        cellData: inout [String], strings: inout StringTable
     ) -> String {
         var html = ["<section class=\"group\" data-family=\"\(HTMLEscaping.text(group.family))\">"]
         // A fixed layout sizes the table from these widths alone, so filtering never re-measures
@@ -146,7 +150,7 @@ public struct ReportPageWriter: Sendable {
                     continue
                 }
                 let number = cellData.count
-                cellData.append(data(for: cell, row: row, columnIndex: index))
+                cellData.append(data(for: cell, row: row, columnIndex: index, strings: &strings))
                 line += "<td class=\"c \(cell.verdict.styleClass)\" data-v=\"\(HTMLEscaping.text(cell.verdict.word))\" data-i=\"\(number)\" "
                     + "tabindex=\"0\" title=\"\(HTMLEscaping.text(column.id + ": " + cell.verdict.label))\">"
                     + "\(HTMLEscaping.text(cell.verdict.symbol)) \(HTMLEscaping.text(cell.verdict.shortLabel))</td>"
@@ -157,14 +161,14 @@ public struct ReportPageWriter: Sendable {
         return html.joined(separator: "\n")
     }
 
-    /// One cell's details as a JavaScript array: row, column index, verdict word, symbol,
-    /// label, expectation, headline, sections.
-    private func data(for cell: ReportCell, row: ReportRow, columnIndex: Int) -> String {
+    /// One cell's details as a JSON array of string numbers: row, column index, verdict word,
+    /// symbol, label, expectation, headline, then title, body and style of each section.
+    private func data(for cell: ReportCell, row: ReportRow, columnIndex: Int, strings: inout StringTable) -> String {
         let sections = cell.sections.map { section in
-            "[" + [section.title, section.body, section.style.rawValue].map(HTMLEscaping.scriptJSON).joined(separator: ",") + "]"
+            "[\(strings.number(section.title)),\(strings.number(section.body)),\(strings.number(section.style.rawValue))]"
         }
         let fields = [row.name, cell.verdict.word, cell.verdict.symbol, cell.verdict.label, cell.expected ?? "", cell.headline]
-            .map(HTMLEscaping.scriptJSON)
+            .map { String(strings.number($0)) }
         return "[" + fields[0] + ",\(columnIndex)," + fields.dropFirst().joined(separator: ",") + ",[" + sections.joined(separator: ",") + "]]"
     }
 
