@@ -64,6 +64,27 @@ cells_dom="$(grep -o ' data-i="' "$work/matrix.dom" | wc -l)"
 [ "$cells_json" -eq "$cells_dom" ] || fail "the page shows $cells_dom cells, the matrix has $cells_json"
 echo "rendered: $implementations implementations, $contracts contracts, $cells_dom cells; every one in the DOM"
 
+echo "== a team's run: the bundled matrix's own Swift Testing cases, read from the event stream"
+swift test --filter BundledConformanceTests --event-stream-output-path "$work/events.jsonl" --event-stream-version 0 \
+    >"$work/test.log" 2>&1 || fail "swift test failed (see the log below)"$'\n'"$(tail -20 "$work/test.log")"
+"$conformance" report "$work/events.jsonl" --html "$work/report.html" 2>/dev/null || fail "conformance report refused a real event stream"
+chromium_headless --dump-dom "file://$work/report.html#selfcheck" >"$work/report.dom"
+grep -q '<pre id="selfcheck">SELFCHECK' "$work/report.dom" || fail "the report page's script did not run to the end"
+while IFS= read -r name; do
+    grep -qF "<th scope=\"row\" class=\"name\">$name<" "$work/report.dom" || fail "the report page lacks the row $name"
+done < <(grep -oE '"implementation" : "[^"]+"' "$work/matrix.json" | cut -d'"' -f4 | sort -u)
+# The matrix's failures are all expected ones (the run above exits 0), shown as xfail.
+for pair in passed:passed failed:xfail skipped:skipped; do
+    outcome="${pair%%:*}" verdict="${pair##*:}"
+    in_matrix="$(grep -c "\"outcome\" : \"$outcome\"" "$work/matrix.json")"
+    in_report="$(grep -o "data-v=\"$verdict\" data-i=" "$work/report.dom" | wc -l)"
+    [ "$in_report" -ge "$in_matrix" ] || fail "the report page shows $in_report $verdict cells, the matrix $in_matrix"
+done
+head -n 40 "$work/events.jsonl" >"$work/torn.jsonl"
+if "$conformance" report "$work/torn.jsonl" --html "$work/torn.html" 2>"$work/torn.err"; then fail "a torn stream was accepted"; fi
+[ ! -e "$work/torn.html" ] || fail "a torn stream left a page behind"
+echo "event stream: every bundled implementation's row rendered; a torn stream refused: $(head -1 "$work/torn.err" | cut -c1-110)…"
+
 echo "== scale: a generated 60 × 30 page"
 for rows in 30 60 120; do
     "$conformance" sample-page --implementations "$rows" --contracts 30 --html "$work/sample-$rows.html" 2>/dev/null
