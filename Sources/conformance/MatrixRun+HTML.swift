@@ -38,8 +38,11 @@ extension MatrixRun {
         if let listed = ledger.entries.first(where: { $0.contract == entry.report.contract.id }) {
             sections.append(ReportSection("Ledger", "fails \(listed.contract) because \(listed.reason)"))
         }
+        // An outcome the page knows no details of (such as `blocked`) still shows the matrix's
+        // one-line message.
         return ReportCell(
-            column: base.column, verdict: base.verdict, expected: base.expected, headline: base.headline,
+            column: base.column, verdict: base.verdict, expected: base.expected,
+            headline: base.headline.isEmpty ? entry.message : base.headline,
             sections: sections + base.sections)
     }
 }

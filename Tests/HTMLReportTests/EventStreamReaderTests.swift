@@ -97,6 +97,27 @@ import Testing
         #expect(html.components(separatedBy: " data-i=\"").count - 1 == 7)
     }
 
+    @Test func anArgumentThatOnlyLooksLikeAContractIsAnOtherTest() throws {
+        let id = "MyAppTests.prices(_:)/PriceTests.swift:3:2"
+        let document = try read([
+            F.test(id, name: "prices(_:)"), F.runStarted, F.caseStarted(id, "P4 price of a pear"), F.runEnded,
+        ])
+        #expect(document.groups.map(\.family) == ["Other tests"])
+        #expect(document.groups[0].rows.map(\.name) == ["prices(_:) · P4 price of a pear"])
+    }
+
+    @Test func aCellBlockedByAnotherRuleIsShownAsBlocked() throws {
+        let document = try read([
+            F.test(Self.pagerTest, name: "myPagerConforms(_:)"), F.runStarted,
+            F.caseStarted(Self.pagerTest, "P4 late stale response"),
+            F.issue(Self.pagerTest, "P4 late stale response", "P4 late stale response: blocked by P1 duplicate bottom trigger\n  Subject: MyPager"),
+            F.runEnded,
+        ])
+        let cell = try #require(document.groups.first?.rows.first?.cells.first)
+        #expect(cell.verdict == .blocked)
+        #expect(cell.headline == "blocked by P1 duplicate bottom trigger")
+    }
+
     @Test func aStreamCutMidLineIsTorn() throws {
         var lines = Self.teamRun
         lines.removeLast()

@@ -1,3 +1,5 @@
+import ConformanceKit
+
 /// A report cell found in an event stream: which contract, which subject, and the cell.
 struct ContractCell {
     /// A cell before it is placed under its test.
@@ -53,6 +55,9 @@ struct ContractCell {
                 reason = String(name[open.upperBound...].dropLast())
                 name = String(name[..<open.lowerBound])
             }
+            // Only the kit's own contracts, by ID and name: a team's test whose argument merely
+            // starts like one stays under "Other tests".
+            guard ContractCatalog.all.contains(where: { $0.id.rawValue == id && $0.name == name }) else { return nil }
             self.subject = subject
             contract = String(id)
             self.name = name
@@ -68,11 +73,12 @@ struct ContractCell {
         }
         // `WriteQueueContract.recordNotApplicable(for:)`: one attachment per skipped contract.
         return result.attachments.compactMap { attachment -> Found? in
-            guard attachment.name.hasSuffix(" (not applicable).txt"), let title = Title(attachment.text),
-                let skip = attachment.text.range(of: " was skipped, not passed")
+            guard attachment.name.hasSuffix(" (not applicable).txt"),
+                let id = attachment.name.split(separator: " ").first.map(String.init),
+                let contract = ContractCatalog.all.first(where: { $0.id.rawValue == id }),
+                attachment.text.hasPrefix(contract.title + " was skipped, not passed")
             else { return nil }
-            let id = title.contract
-            let name = String(attachment.text[attachment.text.index(attachment.text.startIndex, offsetBy: id.count + 1)..<skip.lowerBound])
+            let name = contract.name
             let subject = String(attachment.name.dropFirst(id.count + 1).dropLast(" (not applicable).txt".count))
             let reason = reasonOfSkip(attachment.text)
             return Found(

@@ -72,7 +72,9 @@ struct EventStreamRun {
         var others: [(key: Key, result: Case)] = []
         var subjectOfTest: [String: String] = [:]
         for key in caseOrder {
-            guard let result = cases[key], tests[key.testID]?.kind != "suite" else { continue }
+            guard let result = cases[key] else { continue }
+            // A suite's own events matter only when it recorded something.
+            if tests[key.testID]?.kind == "suite", result.issues.isEmpty, result.attachments.isEmpty { continue }
             let found = ContractCell.cells(testCase: key.testCase, result: result)
             if found.isEmpty {
                 others.append((key, result))

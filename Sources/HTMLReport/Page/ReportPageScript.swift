@@ -98,7 +98,7 @@ enum ReportPageScript {
                 });
               } else {
                 pre.textContent = section[1];
-                var button = text("button", "⧉ copy", "copy");
+                var button = text("button", "Copy", "copy");
                 button.type = "button";
                 button.addEventListener("click", function () { copy(button, section[1]); });
                 body.appendChild(button);

@@ -116,11 +116,11 @@ public struct ReportPageWriter: Sendable {
         var html = ["<section class=\"group\" data-family=\"\(HTMLEscaping.text(group.family))\">"]
         // A fixed layout sizes the table from these widths alone, so filtering never re-measures
         // every cell (the 60 × 30 page filters in a few milliseconds).
-        let width = 300 + 76 + 56 + group.columns.count * 58
+        let width = 300 + 76 + 56 + group.columns.count * 66
         html.append("<h2>\(HTMLEscaping.text(group.family))</h2>\n<div class=\"scroll\"><table class=\"matrix\" style=\"width:\(width)px\">")
         html.append(
             "<colgroup><col style=\"width:300px\"><col style=\"width:76px\"><col style=\"width:56px\">"
-                + String(repeating: "<col style=\"width:58px\">", count: group.columns.count) + "</colgroup>")
+                + String(repeating: "<col style=\"width:66px\">", count: group.columns.count) + "</colgroup>")
         var head = "<thead><tr><th class=\"name\" scope=\"col\">implementation</th><th scope=\"col\">kind</th><th scope=\"col\">level</th>"
         var indices: [Int] = []
         for column in group.columns {
