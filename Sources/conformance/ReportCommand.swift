@@ -24,7 +24,8 @@ func runReport(arguments: [String]) -> Int32 {
           --html PATH             where to write the page (nothing is written if the stream cannot be read)
         """
     func fail(_ message: String, status: Int32 = 2) -> Int32 {
-        FileHandle.standardError.write(Data("conformance report: \(message)\n\(status == 2 ? usage + "\n" : "")".utf8))
+        FileHandle.standardError.write(
+            Data("conformance report: \(message)\n\(status == 2 ? usage + "\n" : "")".utf8))
         return status
     }
     while let argument = remaining.popFirst() {
@@ -36,7 +37,9 @@ func runReport(arguments: [String]) -> Int32 {
             print(usage)
             return 0
         default:
-            guard input == nil, !argument.hasPrefix("-") else { return fail("unknown argument \"\(argument)\"") }
+            guard input == nil, !argument.hasPrefix("-") else {
+                return fail("unknown argument \"\(argument)\"")
+            }
             input = argument
         }
     }

@@ -13,16 +13,22 @@ func runSamplePage(arguments: [String]) -> Int32 {
     var output: String?
     func fail(_ message: String) -> Int32 {
         FileHandle.standardError.write(
-            Data("conformance sample-page: \(message)\nusage: conformance sample-page [--implementations N] [--contracts N] --html PATH\n".utf8))
+            Data(
+                "conformance sample-page: \(message)\nusage: conformance sample-page [--implementations N] [--contracts N] --html PATH\n"
+                    .utf8))
         return 2
     }
     while let argument = remaining.popFirst() {
         switch argument {
         case "--implementations":
-            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else { return fail("--implementations needs a positive number") }
+            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else {
+                return fail("--implementations needs a positive number")
+            }
             implementations = value
         case "--contracts":
-            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else { return fail("--contracts needs a positive number") }
+            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else {
+                return fail("--contracts needs a positive number")
+            }
             contracts = value
         case "--html":
             guard let value = remaining.popFirst() else { return fail("--html needs a file path") }

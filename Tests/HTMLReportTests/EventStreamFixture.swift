@@ -20,13 +20,15 @@ enum EventStreamFixture {
     static func issue(_ id: String, _ displayName: String?, _ text: String, known: Bool = false) -> String {
         let testCase = displayName.map { #""_testCase":{"displayName":\#(json($0)),"id":"x"},"# } ?? ""
         let symbol = known ? "passWithKnownIssue" : "fail"
-        return #"{"kind":"event","payload":{"_comments":[\#(json(text))],\#(testCase)"issue":{"isKnown":\#(known),"sourceLocation":{"column":5,"fileID":"MyAppTests/PagerTests.swift","line":14}},"kind":"issueRecorded","messages":[{"symbol":"\#(symbol)","text":"Issue recorded"},{"symbol":"details","text":\#(json(text))}],"testID":"\#(id)"},"version":0}"#
+        return
+            #"{"kind":"event","payload":{"_comments":[\#(json(text))],\#(testCase)"issue":{"isKnown":\#(known),"sourceLocation":{"column":5,"fileID":"MyAppTests/PagerTests.swift","line":14}},"kind":"issueRecorded","messages":[{"symbol":"\#(symbol)","text":"Issue recorded"},{"symbol":"details","text":\#(json(text))}],"testID":"\#(id)"},"version":0}"#
     }
 
     static func attachment(_ id: String, _ displayName: String?, name: String, text: String) -> String {
         let testCase = displayName.map { #""_testCase":{"displayName":\#(json($0)),"id":"x"},"# } ?? ""
         let bytes = Data(text.utf8).base64EncodedString()
-        return #"{"kind":"event","payload":{\#(testCase)"attachment":{"_bytes":"\#(bytes)","_preferredName":\#(json(name))},"kind":"valueAttached","messages":[],"testID":"\#(id)"},"version":0}"#
+        return
+            #"{"kind":"event","payload":{\#(testCase)"attachment":{"_bytes":"\#(bytes)","_preferredName":\#(json(name))},"kind":"valueAttached","messages":[],"testID":"\#(id)"},"version":0}"#
     }
 
     static func stream(_ lines: [String]) -> Data {

@@ -30,15 +30,26 @@ import Testing
             F.caseStarted(pagerTest, "P1 duplicate bottom trigger"),
             F.caseStarted(pagerTest, "P4 late stale response"),
             F.issue(pagerTest, "P4 late stale response", failure),
-            F.attachment(pagerTest, "P4 late stale response", name: "P4 MyPager<Int> & \"co\".txt", text: "MyPager — P4 late stale response: …\n\nTranscript:\n  1. bottom reached"),
-            F.caseStarted(pagerTest, "P9 cursor carried by the ticket (not applicable: needs cursor pagination; the adapter uses page numbers)"),
+            F.attachment(
+                pagerTest, "P4 late stale response", name: "P4 MyPager<Int> & \"co\".txt",
+                text: "MyPager — P4 late stale response: …\n\nTranscript:\n  1. bottom reached"),
+            F.caseStarted(
+                pagerTest,
+                "P9 cursor carried by the ticket (not applicable: needs cursor pagination; the adapter uses page numbers)"
+            ),
             F.caseStarted(pagerTest, "P12 no-progress stall"),
-            F.attachment(pagerTest, "P12 no-progress stall", name: "P12 MyPager.txt", text: "MyPager — P12 no-progress stall: Expected the list to stop, but it kept loading.\n"),
+            F.attachment(
+                pagerTest, "P12 no-progress stall", name: "P12 MyPager.txt",
+                text: "MyPager — P12 no-progress stall: Expected the list to stop, but it kept loading.\n"),
             F.caseStarted(pagerTest, "P5 stale failure"),
-            F.issue(pagerTest, "P5 stale failure", "P5 stale failure: Expected x, but y.\n  Subject: MyPager", known: true),
+            F.issue(
+                pagerTest, "P5 stale failure", "P5 stale failure: Expected x, but y.\n  Subject: MyPager",
+                known: true),
             F.attachment(
                 queueSkips, nil, name: "Q10 OutboxAdapter (not applicable).txt",
-                text: "Q10 no sensitive data in diagnostics was skipped, not passed: it does not apply to OutboxAdapter (needs exposesDiagnostics (declare it))."),
+                text:
+                    "Q10 no sensitive data in diagnostics was skipped, not passed: it does not apply to OutboxAdapter (needs exposesDiagnostics (declare it))."
+            ),
             F.issue("MyAppTests.helper()/X.swift:1:1", nil, "Expectation failed: 1 == 2"),
             F.runEnded,
         ]
@@ -54,7 +65,10 @@ import Testing
         let pagers = try #require(document.groups.first)
         #expect(pagers.rows.map(\.name) == [#"MyPager<Int> & "co""#])
         let verdicts = Dictionary(uniqueKeysWithValues: pagers.rows[0].cells.map { ($0.column, $0.verdict) })
-        #expect(verdicts == ["P1": .passed, "P4": .failed, "P9": .notApplicable, "P12": .warning, "P5": .expectedFailure])
+        #expect(
+            verdicts == [
+                "P1": .passed, "P4": .failed, "P9": .notApplicable, "P12": .warning, "P5": .expectedFailure,
+            ])
         #expect(pagers.columns.map(\.id) == ["P1", "P4", "P5", "P9", "P12"])
         #expect(pagers.columns[1].rule == ContractCatalog.pager.first { $0.id == "P4" }?.rule)
         #expect(document.runSeconds == 2.5)
@@ -63,13 +77,17 @@ import Testing
     @Test func aFailureKeepsEverySectionTheKitRecorded() throws {
         let document = try read(Self.teamRun)
         let cell = try #require(document.groups[0].rows[0].cells.first { $0.column == "P4" })
-        #expect(cell.headline == "Expected nothing to change after the late answer to request #2, but the visible items changed.")
+        #expect(
+            cell.headline
+                == "Expected nothing to change after the late answer to request #2, but the visible items changed."
+        )
         let titles = cell.sections.map(\.title)
-        #expect(titles == [
-            "Issue: error at PagerTests.swift:14", "Rule", "Subject", "Expected", "Actual",
-            "Difference (- expected, + actual)", "Timeline (up to the failing step)", "Hint",
-            #"Attachment: P4 MyPager<Int> & "co".txt"#,
-        ])
+        #expect(
+            titles == [
+                "Issue: error at PagerTests.swift:14", "Rule", "Subject", "Expected", "Actual",
+                "Difference (- expected, + actual)", "Timeline (up to the failing step)", "Hint",
+                #"Attachment: P4 MyPager<Int> & "co".txt"#,
+            ])
         let timeline = try #require(cell.sections.first { $0.title.hasPrefix("Timeline") })
         #expect(timeline.body.contains("▶ 2. answer request #2"))
     }
@@ -110,7 +128,9 @@ import Testing
         let document = try read([
             F.test(Self.pagerTest, name: "myPagerConforms(_:)"), F.runStarted,
             F.caseStarted(Self.pagerTest, "P4 late stale response"),
-            F.issue(Self.pagerTest, "P4 late stale response", "P4 late stale response: blocked by P1 duplicate bottom trigger\n  Subject: MyPager"),
+            F.issue(
+                Self.pagerTest, "P4 late stale response",
+                "P4 late stale response: blocked by P1 duplicate bottom trigger\n  Subject: MyPager"),
             F.runEnded,
         ])
         let cell = try #require(document.groups.first?.rows.first?.cells.first)
@@ -138,7 +158,9 @@ import Testing
     }
 
     @Test func aStreamOfAnotherVersionNamesTheVersionItNeeds() throws {
-        let newer = Self.teamRun.map { $0.replacingOccurrences(of: #""version":0"#, with: #""version":"6.3.0""#) }
+        let newer = Self.teamRun.map {
+            $0.replacingOccurrences(of: #""version":0"#, with: #""version":"6.3.0""#)
+        }
         let error = #expect(throws: EventStreamError.self) { try read(newer) }
         #expect(error?.line == 1)
         #expect(error?.problem.contains("6.3.0") == true)
@@ -149,10 +171,14 @@ import Testing
         let json = #expect(throws: EventStreamError.self) { try read([#"{"name":"not a test record"}"#]) }
         #expect(json?.line == 1)
         #expect(json?.problem.contains("not a Swift Testing event stream record") == true)
-        let text = #expect(throws: EventStreamError.self) { try read(["// swift-tools-version: 6.1", "import PackageDescription"]) }
+        let text = #expect(throws: EventStreamError.self) {
+            try read(["// swift-tools-version: 6.1", "import PackageDescription"])
+        }
         #expect(text?.line == 1)
         #expect(text?.problem.contains("not JSON") == true)
-        let kind = #expect(throws: EventStreamError.self) { try read([#"{"version":0,"kind":"other","payload":{}}"#]) }
+        let kind = #expect(throws: EventStreamError.self) {
+            try read([#"{"version":0,"kind":"other","payload":{}}"#])
+        }
         #expect(kind?.problem.contains("\"other\"") == true)
     }
 

@@ -3,8 +3,9 @@ import Testing
 
 @Suite struct HTMLEscapingTests {
     @Test func markupCharactersBecomeReferences() {
-        #expect(HTMLEscaping.text(#"<script>alert("x") & 'y'</script>"#)
-            == "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;")
+        #expect(
+            HTMLEscaping.text(#"<script>alert("x") & 'y'</script>"#)
+                == "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;")
     }
 
     @Test func nonASCIIIsKeptAsItIs() {

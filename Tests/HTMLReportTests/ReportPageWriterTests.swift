@@ -7,19 +7,30 @@ import Testing
 @Suite struct ReportPageWriterTests {
     static let awkwardName = "Pager<T & \"U\">'é' 👩‍💻"
 
-    static func document(rows: Int, columns: Int, verdicts: [ReportVerdict] = ReportVerdict.known) -> ReportDocument {
-        let columnList = (1...columns).map { ReportColumn(id: "P\($0)", name: "rule <\($0)> & co", tier: "required", rule: "Rule \($0) says \"x\" & <y>.") }
+    static func document(rows: Int, columns: Int, verdicts: [ReportVerdict] = ReportVerdict.known)
+        -> ReportDocument
+    {
+        let columnList = (1...columns).map {
+            ReportColumn(
+                id: "P\($0)", name: "rule <\($0)> & co", tier: "required",
+                rule: "Rule \($0) says \"x\" & <y>.")
+        }
         let rowList = (1...rows).map { row in
             ReportRow(
-                name: row == 1 ? awkwardName : "Implementation\(row)", kind: "mutant", level: "model", note: "note <\(row)>",
+                name: row == 1 ? awkwardName : "Implementation\(row)", kind: "mutant", level: "model",
+                note: "note <\(row)>",
                 cells: columnList.enumerated().map { index, column in
                     ReportCell(
-                        column: column.id, verdict: verdicts[(row + index) % verdicts.count], expected: "pass",
+                        column: column.id, verdict: verdicts[(row + index) % verdicts.count],
+                        expected: "pass",
                         headline: "Expected </script> & <b>bold</b>, but “other”",
                         sections: [
                             ReportSection("Expected", "state: visible [1, 2] <&>", style: .lines),
-                            ReportSection("Timeline (up to the failing step)", "  1. bottom reached\n▶ 2. answer </script>", style: .lines),
-                            ReportSection("Regression test", "@Test func x() { #expect(a < b && c > d) }", style: .code),
+                            ReportSection(
+                                "Timeline (up to the failing step)",
+                                "  1. bottom reached\n▶ 2. answer </script>", style: .lines),
+                            ReportSection(
+                                "Regression test", "@Test func x() { #expect(a < b && c > d) }", style: .code),
                         ])
                 })
         }
@@ -58,7 +69,8 @@ import Testing
 
     @Test func everyVerdictShowsASymbolAndAWord() {
         let verdicts = ReportVerdict.known + [ReportVerdict("flaky")]
-        let html = ReportPageWriter().page(for: Self.document(rows: 1, columns: verdicts.count, verdicts: verdicts))
+        let html = ReportPageWriter().page(
+            for: Self.document(rows: 1, columns: verdicts.count, verdicts: verdicts))
         for verdict in ReportVerdict.known {
             #expect(html.contains("\(verdict.symbol) \(verdict.shortLabel)</td>"), "\(verdict.word)")
         }
@@ -78,7 +90,8 @@ import Testing
     }
 
     @Test func writingReplacesTheFileInOneStep() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "report-\(UUID().uuidString).html")
         defer { try? FileManager.default.removeItem(at: url) }
         try ReportPageWriter().write(Self.document(rows: 2, columns: 2), to: url)
         let written = try String(contentsOf: url, encoding: .utf8)
@@ -86,7 +99,8 @@ import Testing
     }
 
     @Test func aRealFailureKeepsEverySectionOfItsReport() async throws {
-        let mutant = try #require(BundledImplementations.all.first { $0.name == "PagerWhoseTicketIsThePageNumber" })
+        let mutant = try #require(
+            BundledImplementations.all.first { $0.name == "PagerWhoseTicketIsThePageNumber" })
         let entry = await mutant.matrixEntry(for: "P4")
         let verdict = ReportVerdict(entry: entry)
         #expect(verdict == .expectedFailure)
@@ -103,11 +117,13 @@ import Testing
 
     @Test func aPassTheLedgerExpectsToFailIsFlagged() {
         let report = ContractReport(contract: ContractCatalog.pager[0], subject: "X", outcome: .passed)
-        let entry = MatrixEntry(implementation: "X", kind: .mutant, level: .model, report: report, expected: .fail)
+        let entry = MatrixEntry(
+            implementation: "X", kind: .mutant, level: .model, report: report, expected: .fail)
         #expect(ReportVerdict(entry: entry) == .unexpectedPass)
         let skipped = MatrixEntry(
             implementation: "X", kind: .mutant, level: .model,
-            report: ContractReport(contract: ContractCatalog.pager[0], subject: "X", outcome: .notApplicable(reason: "r")),
+            report: ContractReport(
+                contract: ContractCatalog.pager[0], subject: "X", outcome: .notApplicable(reason: "r")),
             expected: .skip)
         #expect(ReportVerdict(entry: skipped) == .notApplicable)
     }

@@ -46,7 +46,9 @@ struct ContractCell {
             }
             guard let space = rest.firstIndex(of: " ") else { return nil }
             let id = rest[..<space]
-            guard let letter = id.first, "PQS".contains(letter), id.count > 1, id.dropFirst().allSatisfy(\.isNumber) else {
+            guard let letter = id.first, "PQS".contains(letter), id.count > 1,
+                id.dropFirst().allSatisfy(\.isNumber)
+            else {
                 return nil
             }
             var name = String(rest[rest.index(after: space)...])
@@ -57,7 +59,9 @@ struct ContractCell {
             }
             // Only the kit's own contracts, by ID and name: a team's test whose argument merely
             // starts like one stays under "Other tests".
-            guard ContractCatalog.all.contains(where: { $0.id.rawValue == id && $0.name == name }) else { return nil }
+            guard ContractCatalog.all.contains(where: { $0.id.rawValue == id && $0.name == name }) else {
+                return nil
+            }
             self.subject = subject
             contract = String(id)
             self.name = name
@@ -79,13 +83,17 @@ struct ContractCell {
                 attachment.text.hasPrefix(contract.title + " was skipped, not passed")
             else { return nil }
             let name = contract.name
-            let subject = String(attachment.name.dropFirst(id.count + 1).dropLast(" (not applicable).txt".count))
+            let subject = String(
+                attachment.name.dropFirst(id.count + 1).dropLast(" (not applicable).txt".count))
             let reason = reasonOfSkip(attachment.text)
             return Found(
                 contract: id, name: name, row: subject.isEmpty ? nil : subject, subject: nil,
                 cell: ReportCell(
                     column: id, verdict: .notApplicable, headline: reason,
-                    sections: [ReportSection("Not applicable", reason), ReportSection("Attachment: \(attachment.name)", attachment.text, style: .lines)]))
+                    sections: [
+                        ReportSection("Not applicable", reason),
+                        ReportSection("Attachment: \(attachment.name)", attachment.text, style: .lines),
+                    ]))
         }
     }
 
@@ -116,7 +124,8 @@ struct ContractCell {
             // Version 0 drops warning issues; the kit attaches the report of each one.
             verdict = .warning
             let first = KitMessage.headline(of: report.text)
-            headline = first.range(of: " — ").map { summary(String(first[$0.upperBound...]), title: title) } ?? first
+            headline =
+                first.range(of: " — ").map { summary(String(first[$0.upperBound...]), title: title) } ?? first
         } else {
             verdict = .passed
         }
@@ -134,32 +143,41 @@ struct ContractCell {
         for attachment in result.attachments {
             sections.append(ReportSection("Attachment: \(attachment.name)", attachment.text, style: .lines))
         }
-        let subject = title.subject ?? result.issues.lazy.compactMap { KitMessage.subject(in: $0.text) }.first
+        let subject =
+            title.subject ?? result.issues.lazy.compactMap { KitMessage.subject(in: $0.text) }.first
             ?? result.attachments.lazy.compactMap { subjectOfAttachment($0, contract: title.contract) }.first
         return Found(
             contract: title.contract, name: title.name, row: title.subject, subject: subject,
-            cell: ReportCell(column: title.contract, verdict: verdict, headline: headline, sections: sections))
+            cell: ReportCell(column: title.contract, verdict: verdict, headline: headline, sections: sections)
+        )
     }
 
     /// A test that is not a contract case: its own verdict, every issue and attachment.
     static func otherTestCell(_ result: EventStreamRun.Case) -> ReportCell {
         let errors = result.issues.filter { !$0.isKnown && !$0.isWarning }
         let verdict: ReportVerdict =
-            !errors.isEmpty ? .failed
-            : result.skipped != nil ? .notApplicable
-            : result.issues.contains(where: \.isKnown) ? .expectedFailure
-            : result.issues.contains(where: \.isWarning) ? .warning : .passed
+            !errors.isEmpty
+            ? .failed
+            : result.skipped != nil
+                ? .notApplicable
+                : result.issues.contains(where: \.isKnown)
+                    ? .expectedFailure
+                    : result.issues.contains(where: \.isWarning) ? .warning : .passed
         var sections: [ReportSection] = []
         if let skipped = result.skipped { sections.append(ReportSection("Skipped", skipped)) }
         for issue in result.issues {
             let kind = issue.isKnown ? "known issue" : issue.isWarning ? "warning" : "error"
-            sections.append(ReportSection("Issue: \(kind)" + (issue.sourceLocation.map { " at \($0)" } ?? ""), "", style: .text))
+            sections.append(
+                ReportSection(
+                    "Issue: \(kind)" + (issue.sourceLocation.map { " at \($0)" } ?? ""), "", style: .text))
             sections += KitMessage.sections(of: issue.text)
         }
         for attachment in result.attachments {
             sections.append(ReportSection("Attachment: \(attachment.name)", attachment.text, style: .lines))
         }
-        let headline = (errors.first ?? result.issues.first).map { KitMessage.headline(of: $0.text) } ?? result.skipped ?? ""
+        let headline =
+            (errors.first ?? result.issues.first).map { KitMessage.headline(of: $0.text) } ?? result.skipped
+            ?? ""
         return ReportCell(column: "result", verdict: verdict, headline: headline, sections: sections)
     }
 
@@ -188,7 +206,9 @@ struct ContractCell {
     }
 
     /// `X` from an attachment named `P4 X.txt`, or whose text starts with `X — `.
-    private static func subjectOfAttachment(_ attachment: EventStreamRecord.Attachment, contract: String) -> String? {
+    private static func subjectOfAttachment(_ attachment: EventStreamRecord.Attachment, contract: String)
+        -> String?
+    {
         if attachment.name.hasPrefix(contract + " "), attachment.name.hasSuffix(".txt") {
             let subject = attachment.name.dropFirst(contract.count + 1).dropLast(4)
             if !subject.isEmpty, !subject.hasSuffix("(not applicable)") { return String(subject) }

@@ -46,7 +46,11 @@ public struct EventStreamReader: Sendable {
         for (index, bytes) in lines.enumerated() {
             lineNumber = index + 1
             let isLast = index == lines.count - 1
-            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
+            if bytes.allSatisfy({
+                $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t")
+            }) {
+                continue
+            }
             let record = try EventStreamRecord.decode(Data(bytes), line: lineNumber, isLast: isLast)
             sawRecord = true
             lastLine = lineNumber
@@ -60,12 +64,15 @@ public struct EventStreamReader: Sendable {
         guard sawRecord else {
             throw EventStreamError(
                 line: nil, problem: "the stream is empty",
-                expected: "Swift Testing's JSON event stream (`swift test --event-stream-output-path events.jsonl --event-stream-version 0`)")
+                expected:
+                    "Swift Testing's JSON event stream (`swift test --event-stream-output-path events.jsonl --event-stream-version 0`)"
+            )
         }
         guard run.ended else {
             throw EventStreamError(
                 line: lastLine,
-                problem: "the stream ends without a runEnded event: it is torn (the run crashed, was stopped, or is still writing)",
+                problem:
+                    "the stream ends without a runEnded event: it is torn (the run crashed, was stopped, or is still writing)",
                 expected: "the last record to be the runEnded event of a finished `swift test` run")
         }
         return run.document(source: source)

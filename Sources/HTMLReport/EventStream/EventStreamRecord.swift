@@ -66,25 +66,34 @@ enum EventStreamRecord {
             let start = String(decoding: bytes.prefix(60), as: UTF8.self)
             if isLast, bytes.first == UInt8(ascii: "{") {
                 throw EventStreamError(
-                    line: line, problem: "the last line is cut short (\"\(start)…\"): the stream is torn, written by a run that did not finish",
+                    line: line,
+                    problem:
+                        "the last line is cut short (\"\(start)…\"): the stream is torn, written by a run that did not finish",
                     expected: "a complete JSON object ending in a newline, and a runEnded event last")
             }
             throw EventStreamError(
                 line: line, problem: "the line is not JSON (\"\(start)\(bytes.count > 60 ? "…" : "")\")",
-                expected: "Swift Testing's JSON event stream: one JSON object per line (`swift test --event-stream-output-path events.jsonl --event-stream-version 0`)")
+                expected:
+                    "Swift Testing's JSON event stream: one JSON object per line (`swift test --event-stream-output-path events.jsonl --event-stream-version 0`)"
+            )
         }
         guard let version = object["version"], let kind = object["kind"] as? String,
             let payload = object["payload"] as? [String: Any]
         else {
             throw EventStreamError(
-                line: line, problem: "the object is not a Swift Testing event stream record (it lacks \"version\", \"kind\" or \"payload\")",
+                line: line,
+                problem:
+                    "the object is not a Swift Testing event stream record (it lacks \"version\", \"kind\" or \"payload\")",
                 expected: "a record such as {\"version\":0,\"kind\":\"event\",\"payload\":{…}}")
         }
         guard !(version is String), (version as? Int) == Self.version else {
             throw EventStreamError(
                 line: line,
-                problem: "the record is from event stream version \(String(describing: version)) (another Swift version or flag)",
-                expected: "version 0: run `swift test --event-stream-output-path events.jsonl --event-stream-version 0`")
+                problem:
+                    "the record is from event stream version \(String(describing: version)) (another Swift version or flag)",
+                expected:
+                    "version 0: run `swift test --event-stream-output-path events.jsonl --event-stream-version 0`"
+            )
         }
         switch kind {
         case "test":
@@ -103,7 +112,9 @@ enum EventStreamRecord {
             guard let eventKind = payload["kind"] as? String else {
                 throw EventStreamError(
                     line: line, problem: "an event record without a \"kind\"",
-                    expected: "an event such as runStarted, testCaseStarted, issueRecorded, valueAttached, runEnded")
+                    expected:
+                        "an event such as runStarted, testCaseStarted, issueRecorded, valueAttached, runEnded"
+                )
             }
             let messages = (payload["messages"] as? [[String: Any]] ?? []).map {
                 (symbol: $0["symbol"] as? String ?? "", text: $0["text"] as? String ?? "")
@@ -118,21 +129,27 @@ enum EventStreamRecord {
                     attachment: attachment(payload["attachment"] as? [String: Any])))
         default:
             throw EventStreamError(
-                line: line, problem: "a record of kind \"\(kind)\"", expected: "a record of kind \"test\" or \"event\"")
+                line: line, problem: "a record of kind \"\(kind)\"",
+                expected: "a record of kind \"test\" or \"event\"")
         }
     }
 
     private static func location(_ value: Any?) -> String? {
-        guard let location = value as? [String: Any], let file = location["fileID"] as? String else { return nil }
+        guard let location = value as? [String: Any], let file = location["fileID"] as? String else {
+            return nil
+        }
         return "\(file.split(separator: "/").last ?? Substring(file)):\(location["line"] as? Int ?? 0)"
     }
 
-    private static func issue(_ payload: [String: Any], messages: [(symbol: String, text: String)]) -> Issue? {
+    private static func issue(_ payload: [String: Any], messages: [(symbol: String, text: String)]) -> Issue?
+    {
         guard let issue = payload["issue"] as? [String: Any] else { return nil }
         let comments = payload["_comments"] as? [String]
         let details = messages.filter { $0.symbol == "details" }.map(\.text)
         let heading = messages.first?.text ?? "Issue recorded"
-        let text = comments.map { $0.joined(separator: "\n") } ?? (details.isEmpty ? heading : details.joined(separator: "\n"))
+        let text =
+            comments.map { $0.joined(separator: "\n") }
+            ?? (details.isEmpty ? heading : details.joined(separator: "\n"))
         return Issue(
             isKnown: issue["isKnown"] as? Bool ?? false,
             isWarning: issue["severity"] as? String == "warning" || messages.first?.symbol == "warning",
@@ -142,13 +159,17 @@ enum EventStreamRecord {
     private static func attachment(_ attachment: [String: Any]?) -> Attachment? {
         guard let attachment else { return nil }
         let path = attachment["path"] as? String
-        let name = attachment["_preferredName"] as? String ?? path.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "attachment"
+        let name =
+            attachment["_preferredName"] as? String ?? path.map { URL(fileURLWithPath: $0).lastPathComponent }
+            ?? "attachment"
         if let encoded = attachment["_bytes"] as? String, let bytes = Data(base64Encoded: encoded) {
             let text = String(data: bytes, encoding: .utf8) ?? "(\(bytes.count) bytes of binary data)"
             return Attachment(name: name, text: text)
         }
         if let path, let bytes = FileManager.default.contents(atPath: path) {
-            return Attachment(name: name, text: String(data: bytes, encoding: .utf8) ?? "(\(bytes.count) bytes of binary data)")
+            return Attachment(
+                name: name,
+                text: String(data: bytes, encoding: .utf8) ?? "(\(bytes.count) bytes of binary data)")
         }
         return Attachment(name: name, text: path.map { "(saved at \($0))" } ?? "(content not in the stream)")
     }

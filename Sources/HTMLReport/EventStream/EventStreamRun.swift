@@ -52,10 +52,15 @@ struct EventStreamRun {
             }
             switch event.kind {
             case "testCaseStarted", "testStarted":
-                guard event.kind == "testCaseStarted" || tests[testID]?.isParameterized != true else { return }
+                guard event.kind == "testCaseStarted" || tests[testID]?.isParameterized != true else {
+                    return
+                }
                 update { _ in }
             case "testSkipped":
-                update { $0.skipped = event.messages.dropFirst().first?.text ?? event.messages.first?.text ?? "skipped" }
+                update {
+                    $0.skipped =
+                        event.messages.dropFirst().first?.text ?? event.messages.first?.text ?? "skipped"
+                }
             case "issueRecorded":
                 if let issue = event.issue { update { $0.issues.append(issue) } }
             case "valueAttached":
@@ -74,7 +79,9 @@ struct EventStreamRun {
         for key in caseOrder {
             guard let result = cases[key] else { continue }
             // A suite's own events matter only when it recorded something.
-            if tests[key.testID]?.kind == "suite", result.issues.isEmpty, result.attachments.isEmpty { continue }
+            if tests[key.testID]?.kind == "suite", result.issues.isEmpty, result.attachments.isEmpty {
+                continue
+            }
             let found = ContractCell.cells(testCase: key.testCase, result: result)
             if found.isEmpty {
                 others.append((key, result))
@@ -101,18 +108,24 @@ struct EventStreamRun {
             var rowNotes: [String: String] = [:]
             for cell in familyCells {
                 let test = tests[cell.testID]
-                let row = cell.row ?? subjectOfTest[cell.testID] ?? test.map { displayName(of: $0) } ?? cell.testID
+                let row =
+                    cell.row ?? subjectOfTest[cell.testID] ?? test.map { displayName(of: $0) } ?? cell.testID
                 if rowCells[row] == nil { rowOrder.append(row) }
                 if !(rowCells[row] ?? []).contains(where: { $0.column == cell.contract }) {
                     rowCells[row, default: []].append(cell.cell)
                 }
                 if let test {
-                    rowNotes[row] = "\(displayName(of: test))" + (test.sourceLocation.map { " — \($0)" } ?? "")
+                    rowNotes[row] =
+                        "\(displayName(of: test))" + (test.sourceLocation.map { " — \($0)" } ?? "")
                 }
             }
-            let level = family.hasPrefix("Pagers") ? "pager" : family.hasPrefix("Write") ? "queue" : family.hasPrefix("Servers") ? "server" : ""
+            let level =
+                family.hasPrefix("Pagers")
+                ? "pager" : family.hasPrefix("Write") ? "queue" : family.hasPrefix("Servers") ? "server" : ""
             let rows = rowOrder.map { name in
-                ReportRow(name: name, kind: "team", level: level, note: rowNotes[name] ?? "", cells: rowCells[name] ?? [])
+                ReportRow(
+                    name: name, kind: "team", level: level, note: rowNotes[name] ?? "",
+                    cells: rowCells[name] ?? [])
             }
             groups.append(ReportGroup(family: family, columns: columns, rows: rows))
         }
@@ -126,14 +139,18 @@ struct EventStreamRun {
                     cells: [ContractCell.otherTestCell(other.result)])
             }
             groups.append(
-                ReportGroup(family: "Other tests", columns: [ReportColumn(id: "result", name: "the test's own result")], rows: rows))
+                ReportGroup(
+                    family: "Other tests",
+                    columns: [ReportColumn(id: "result", name: "the test's own result")], rows: rows))
         }
         var notes: [String] = []
         if let libraryVersion { notes.append("Swift Testing event stream version 0; \(libraryVersion).") }
         notes.append(
-            "Event stream version 0 carries no warning issues: skipped contracts and recommended-rule warnings reach this page through the report the kit attaches to each of them.")
+            "Event stream version 0 carries no warning issues: skipped contracts and recommended-rule warnings reach this page through the report the kit attaches to each of them."
+        )
         let seconds = zip(started, finished).map { $1 - $0 }
-        return ReportDocument(title: "Conformance report", source: source, runSeconds: seconds, notes: notes, groups: groups,
+        return ReportDocument(
+            title: "Conformance report", source: source, runSeconds: seconds, notes: notes, groups: groups,
             rowNoun: others.isEmpty ? "implementations" : "rows")
     }
 

@@ -43,17 +43,23 @@ public enum KitMessage {
         }
         var lines = body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let first = lines.first else { return regression.map { [ReportSection("Regression test", $0, style: .code)] } ?? [] }
-        var sections: [(title: String, style: ReportSection.Style, lines: [String])] = [("Finding", .text, [first])]
+        guard let first = lines.first else {
+            return regression.map { [ReportSection("Regression test", $0, style: .code)] } ?? []
+        }
+        var sections: [(title: String, style: ReportSection.Style, lines: [String])] = [
+            ("Finding", .text, [first])
+        ]
         var recognised = false
         for line in lines.dropFirst() {
             let isLabelled = line.hasPrefix("  ") && !line.hasPrefix("   ")
             if isLabelled, let label = labels.first(where: { line.dropFirst(2).hasPrefix($0.prefix) }) {
                 recognised = true
                 let rest = String(line.dropFirst(2 + label.prefix.count))
-                sections.append((label.title, label.style, rest.isEmpty ? [] : [rest.trimmingLeadingSpaces()]))
+                sections.append(
+                    (label.title, label.style, rest.isEmpty ? [] : [rest.trimmingLeadingSpaces()]))
             } else {
-                sections[sections.count - 1].lines.append(recognised ? String(line.dropFirst(min(2, line.prefix { $0 == " " }.count))) : line)
+                sections[sections.count - 1].lines.append(
+                    recognised ? String(line.dropFirst(min(2, line.prefix { $0 == " " }.count))) : line)
             }
         }
         if !recognised {

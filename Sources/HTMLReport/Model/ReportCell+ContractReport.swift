@@ -10,31 +10,43 @@ extension ReportCell {
     ///   - verdict: What the cell shows.
     ///   - expected: What the ledger expected, when there is a ledger.
     ///   - headline: The one-line summary; the report's first violation or reason by default.
-    public init(report: ContractReport, verdict: ReportVerdict, expected: String? = nil, headline: String? = nil) {
+    public init(
+        report: ContractReport, verdict: ReportVerdict, expected: String? = nil, headline: String? = nil
+    ) {
         var sections: [ReportSection] = [ReportSection("Subject", report.subject)]
         let violations = report.outcome.violations
         for (number, violation) in violations.enumerated() {
             let prefix = violations.count > 1 ? "Violation \(number + 1) of \(violations.count): " : ""
-            let kind = switch violation.kind {
-            case .contract: violation.tier == .required ? "violation" : "violation (recommended rule: a warning)"
-            case .adapterError: "adapter error"
-            case .watchdog: "watchdog"
+            let kind =
+                switch violation.kind {
+                case .contract:
+                    violation.tier == .required ? "violation" : "violation (recommended rule: a warning)"
+                case .adapterError: "adapter error"
+                case .watchdog: "watchdog"
+                }
+            sections.append(
+                ReportSection(prefix + kind.prefix(1).uppercased() + kind.dropFirst(), violation.summary))
+            if let expectedState = violation.expected {
+                sections.append(ReportSection("Expected", expectedState, style: .lines))
             }
-            sections.append(ReportSection(prefix + kind.prefix(1).uppercased() + kind.dropFirst(), violation.summary))
-            if let expectedState = violation.expected { sections.append(ReportSection("Expected", expectedState, style: .lines)) }
-            if let actual = violation.actual { sections.append(ReportSection("Actual", actual, style: .lines)) }
+            if let actual = violation.actual {
+                sections.append(ReportSection("Actual", actual, style: .lines))
+            }
             if let difference = violation.difference {
                 sections.append(ReportSection("Difference (- expected, + actual)", difference, style: .lines))
             }
             sections.append(
-                ReportSection("Timeline (up to the failing step)", report.transcript.rendered(upTo: violation.step), style: .lines))
+                ReportSection(
+                    "Timeline (up to the failing step)", report.transcript.rendered(upTo: violation.step),
+                    style: .lines))
             if let hint = violation.hint { sections.append(ReportSection("Hint", hint)) }
         }
         if case .notApplicable(let reason) = report.outcome {
             sections.append(ReportSection("Not applicable", reason))
         }
         if !report.notes.isEmpty {
-            sections.append(ReportSection("Notes", report.notes.map { "- \($0)" }.joined(separator: "\n"), style: .lines))
+            sections.append(
+                ReportSection("Notes", report.notes.map { "- \($0)" }.joined(separator: "\n"), style: .lines))
         }
         if violations.isEmpty, !report.transcript.entries.isEmpty {
             sections.append(ReportSection("Transcript", report.transcript.rendered(), style: .lines))
@@ -48,7 +60,8 @@ extension ReportCell {
             summary = ""
         }
         self.init(
-            column: report.contract.id.rawValue, verdict: verdict, expected: expected, headline: headline ?? summary,
+            column: report.contract.id.rawValue, verdict: verdict, expected: expected,
+            headline: headline ?? summary,
             sections: sections)
     }
 }

@@ -4,7 +4,8 @@ extension ReportColumn {
     /// The column of a contract: its ID, name, tier and rule.
     /// - Parameter contract: The catalogue entry.
     public init(_ contract: ContractDescriptor) {
-        self.init(id: contract.id.rawValue, name: contract.name, tier: contract.tier.rawValue, rule: contract.rule)
+        self.init(
+            id: contract.id.rawValue, name: contract.name, tier: contract.tier.rawValue, rule: contract.rule)
     }
 
     /// The family heading of a contract ID's letter: `Pagers (P)`, `Write queues (Q)`,

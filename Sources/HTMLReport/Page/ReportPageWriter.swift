@@ -33,7 +33,9 @@ public struct ReportPageWriter: Sendable {
         var strings = StringTable()
         for group in document.groups {
             html.append(
-                table(for: group, columnIndex: &columnIndex, columns: &columns, cellData: &cellData, strings: &strings))
+                table(
+                    for: group, columnIndex: &columnIndex, columns: &columns, cellData: &cellData,
+                    strings: &strings))
         }
         html.append(legend())
         html.append(
@@ -41,13 +43,16 @@ public struct ReportPageWriter: Sendable {
                 + "aria-label=\"Close the details\">✕ close</button><div id=\"detail-body\"></div></aside>")
         html.append("<pre id=\"selfcheck\" hidden></pre>")
         let columnData = columns.map { column in
-            "[" + [column.id, column.title, column.tier, column.rule].map(HTMLEscaping.scriptJSON).joined(separator: ",") + "]"
+            "["
+                + [column.id, column.title, column.tier, column.rule].map(HTMLEscaping.scriptJSON).joined(
+                    separator: ",") + "]"
         }
         // The details are JSON the browser does not run: parsed on the first click, so a large
         // page opens as fast as its table. Each distinct text is written once (hints, timelines
         // and transcripts repeat across implementations); cells refer to it by number.
         html.append(
-            "<script id=\"report-data\" type=\"application/json\">{\"columns\": [" + columnData.joined(separator: ",\n")
+            "<script id=\"report-data\" type=\"application/json\">{\"columns\": ["
+                + columnData.joined(separator: ",\n")
                 + "],\n\"strings\": [" + strings.values.map(HTMLEscaping.scriptJSON).joined(separator: ",\n")
                 + "],\n\"cells\": [" + cellData.joined(separator: ",\n") + "]}</script>")
         html.append("<script>\n" + ReportPageScript.source + "\n</script>")
@@ -79,7 +84,9 @@ public struct ReportPageWriter: Sendable {
             "<p id=\"totals\" class=\"totals\"><span class=\"count\">\(rows) \(HTMLEscaping.text(document.rowNoun)), \(cells) cells\(time)</span> "
                 + totals.joined(separator: " ") + "</p>")
         if !document.notes.isEmpty {
-            parts.append("<ul class=\"notes\">" + document.notes.map { "<li>\(HTMLEscaping.text($0))</li>" }.joined() + "</ul>")
+            parts.append(
+                "<ul class=\"notes\">" + document.notes.map { "<li>\(HTMLEscaping.text($0))</li>" }.joined()
+                    + "</ul>")
         }
         parts.append("</header>")
         return parts.joined(separator: "\n")
@@ -117,11 +124,14 @@ public struct ReportPageWriter: Sendable {
         // A fixed layout sizes the table from these widths alone, so filtering never re-measures
         // every cell (the 60 × 30 page filters in a few milliseconds).
         let width = 300 + 76 + 56 + group.columns.count * 66
-        html.append("<h2>\(HTMLEscaping.text(group.family))</h2>\n<div class=\"scroll\"><table class=\"matrix\" style=\"width:\(width)px\">")
+        html.append(
+            "<h2>\(HTMLEscaping.text(group.family))</h2>\n<div class=\"scroll\"><table class=\"matrix\" style=\"width:\(width)px\">"
+        )
         html.append(
             "<colgroup><col style=\"width:300px\"><col style=\"width:76px\"><col style=\"width:56px\">"
                 + String(repeating: "<col style=\"width:66px\">", count: group.columns.count) + "</colgroup>")
-        var head = "<thead><tr><th class=\"name\" scope=\"col\">implementation</th><th scope=\"col\">kind</th><th scope=\"col\">level</th>"
+        var head =
+            "<thead><tr><th class=\"name\" scope=\"col\">implementation</th><th scope=\"col\">kind</th><th scope=\"col\">level</th>"
         var indices: [Int] = []
         for column in group.columns {
             let key = "\(group.family)\u{0}\(column.id)"
@@ -132,18 +142,22 @@ public struct ReportPageWriter: Sendable {
             }
             indices.append(index)
             let tier = column.tier == "recommended" ? " class=\"rec\"" : ""
-            head += "<th scope=\"col\"\(tier) title=\"\(HTMLEscaping.text(column.title + (column.tier.isEmpty ? "" : " (\(column.tier))")))\">"
+            head +=
+                "<th scope=\"col\"\(tier) title=\"\(HTMLEscaping.text(column.title + (column.tier.isEmpty ? "" : " (\(column.tier))")))\">"
                 + HTMLEscaping.text(column.id) + "</th>"
         }
         html.append(head + "</tr></thead>\n<tbody>")
         for row in group.rows {
-            let byColumn = Dictionary(row.cells.map { ($0.column, $0) }, uniquingKeysWith: { first, _ in first })
+            let byColumn = Dictionary(
+                row.cells.map { ($0.column, $0) }, uniquingKeysWith: { first, _ in first })
             let words = Set(row.cells.map(\.verdict.word)).sorted()
-            var line = "<tr data-name=\"\(HTMLEscaping.text(row.name.lowercased()))\" data-kind=\"\(HTMLEscaping.text(row.kind))\" "
+            var line =
+                "<tr data-name=\"\(HTMLEscaping.text(row.name.lowercased()))\" data-kind=\"\(HTMLEscaping.text(row.kind))\" "
                 + "data-level=\"\(HTMLEscaping.text(row.level))\" data-v=\" \(HTMLEscaping.text(words.joined(separator: " "))) \">"
             line += "<th scope=\"row\" class=\"name\">\(HTMLEscaping.text(row.name))"
             if !row.note.isEmpty { line += "<small>\(HTMLEscaping.text(row.note))</small>" }
-            line += "</th><td class=\"k\">\(HTMLEscaping.text(row.kind))</td><td class=\"k\">\(HTMLEscaping.text(row.level))</td>"
+            line +=
+                "</th><td class=\"k\">\(HTMLEscaping.text(row.kind))</td><td class=\"k\">\(HTMLEscaping.text(row.level))</td>"
             for (column, index) in zip(group.columns, indices) {
                 guard let cell = byColumn[column.id] else {
                     line += "<td class=\"c none\"></td>"
@@ -151,7 +165,8 @@ public struct ReportPageWriter: Sendable {
                 }
                 let number = cellData.count
                 cellData.append(data(for: cell, row: row, columnIndex: index, strings: &strings))
-                line += "<td class=\"c \(cell.verdict.styleClass)\" data-v=\"\(HTMLEscaping.text(cell.verdict.word))\" data-i=\"\(number)\" "
+                line +=
+                    "<td class=\"c \(cell.verdict.styleClass)\" data-v=\"\(HTMLEscaping.text(cell.verdict.word))\" data-i=\"\(number)\" "
                     + "tabindex=\"0\" title=\"\(HTMLEscaping.text(column.id + ": " + cell.verdict.label))\">"
                     + "\(HTMLEscaping.text(cell.verdict.symbol)) \(HTMLEscaping.text(cell.verdict.shortLabel))</td>"
             }
@@ -163,13 +178,19 @@ public struct ReportPageWriter: Sendable {
 
     /// One cell's details as a JSON array of string numbers: row, column index, verdict word,
     /// symbol, label, expectation, headline, then title, body and style of each section.
-    private func data(for cell: ReportCell, row: ReportRow, columnIndex: Int, strings: inout StringTable) -> String {
+    private func data(for cell: ReportCell, row: ReportRow, columnIndex: Int, strings: inout StringTable)
+        -> String
+    {
         let sections = cell.sections.map { section in
             "[\(strings.number(section.title)),\(strings.number(section.body)),\(strings.number(section.style.rawValue))]"
         }
-        let fields = [row.name, cell.verdict.word, cell.verdict.symbol, cell.verdict.label, cell.expected ?? "", cell.headline]
-            .map { String(strings.number($0)) }
-        return "[" + fields[0] + ",\(columnIndex)," + fields.dropFirst().joined(separator: ",") + ",[" + sections.joined(separator: ",") + "]]"
+        let fields = [
+            row.name, cell.verdict.word, cell.verdict.symbol, cell.verdict.label, cell.expected ?? "",
+            cell.headline,
+        ]
+        .map { String(strings.number($0)) }
+        return "[" + fields[0] + ",\(columnIndex)," + fields.dropFirst().joined(separator: ",") + ",["
+            + sections.joined(separator: ",") + "]]"
     }
 
     private func legend() -> String {
