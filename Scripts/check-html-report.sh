@@ -4,7 +4,7 @@
 # measures that a generated 60 × 30 page opens and filters in under a second and that the
 # page's size grows linearly with its cells.
 #
-#   Scripts/check-html-report.sh                 # check; the screenshot goes to a temporary folder
+#   Scripts/check-html-report.sh                 # check; the screenshot goes to .build/check-html-report/
 #   Scripts/check-html-report.sh --update-docs   # also replace Docs/conformance-matrix.png
 #
 # Installs Debian's chromium when it is missing (needs root and apt-get).
@@ -41,9 +41,13 @@ fail() { echo "check-html-report: $*" >&2; exit 1; }
 echo "== the bundled matrix page"
 "$conformance" --html "$work/matrix.html" >/dev/null
 "$conformance" --json >"$work/matrix.json"
-chromium_headless --window-size=1400,1000 --screenshot="$work/conformance-matrix.png" "file://$work/matrix.html" >/dev/null
-[ -s "$work/conformance-matrix.png" ] || fail "no screenshot was taken"
-if $update_docs; then cp "$work/conformance-matrix.png" Docs/conformance-matrix.png; echo "screenshot: Docs/conformance-matrix.png"; fi
+shots=.build/check-html-report
+mkdir -p "$shots"
+rm -f "$shots/conformance-matrix.png"
+chromium_headless --window-size=1400,1000 --screenshot="$shots/conformance-matrix.png" "file://$work/matrix.html" >/dev/null
+[ -s "$shots/conformance-matrix.png" ] || fail "no screenshot was taken"
+echo "screenshot: $shots/conformance-matrix.png"
+if $update_docs; then cp "$shots/conformance-matrix.png" Docs/conformance-matrix.png; echo "screenshot: Docs/conformance-matrix.png"; fi
 chromium_headless --dump-dom "file://$work/matrix.html#selfcheck" >"$work/matrix.dom"
 grep -q '<pre id="selfcheck">SELFCHECK' "$work/matrix.dom" || fail "the page's script did not run to the end in Chromium"
 grep -q '"detailTitle":"[^"]' "$work/matrix.dom" || fail "clicking a cell opened no details"

@@ -148,7 +148,7 @@ struct EventStreamRun {
         notes.append(
             "Event stream version 0 carries no warning issues: skipped contracts and recommended-rule warnings reach this page through the report the kit attaches to each of them."
         )
-        let seconds = zip(started, finished).map { $1 - $0 }
+        let seconds = started.flatMap { start in finished.map { $0 - start } }
         return ReportDocument(
             title: "Conformance report", source: source, runSeconds: seconds, notes: notes, groups: groups,
             rowNoun: others.isEmpty ? "implementations" : "rows")
@@ -157,9 +157,4 @@ struct EventStreamRun {
     private func displayName(of test: EventStreamRecord.Test) -> String {
         test.displayName ?? test.name
     }
-}
-
-private func zip(_ first: Double?, _ second: Double?) -> (Double, Double)? {
-    guard let first, let second else { return nil }
-    return (first, second)
 }
