@@ -89,6 +89,17 @@ if "$conformance" report "$work/torn.jsonl" --html "$work/torn.html" 2>"$work/to
 [ ! -e "$work/torn.html" ] || fail "a torn stream left a page behind"
 echo "event stream: every bundled implementation's row rendered; a torn stream refused: $(head -1 "$work/torn.err" | cut -c1-110)…"
 
+echo "== the explorer's page: a finding with its shrunk schedule and regression test"
+"$conformance" explore --pagers --implementation PagerThatForgetsTheEnd --budget 50 --html "$work/explore.html" >/dev/null 2>&1 \
+    || fail "conformance explore did not find PagerThatForgetsTheEnd's bug"
+chromium_headless --dump-dom "file://$work/explore.html#selfcheck" >"$work/explore.dom"
+grep -qF '<th scope="row" class="name">PagerThatForgetsTheEnd<' "$work/explore.dom" || fail "the explorer's page lacks its row"
+grep -qE 'Regression test \(paste into a test target\)</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
+    || fail "the explorer's finding shows no regression test with a copy button"
+grep -qE 'Shrunk schedule</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
+    || fail "the explorer's finding shows no shrunk schedule with a copy button"
+echo "explore: the finding opens with its shrunk schedule and regression test, each with a copy button"
+
 echo "== scale: a generated 60 × 30 page"
 for rows in 30 60 120; do
     "$conformance" sample-page --implementations "$rows" --contracts 30 --html "$work/sample-$rows.html" 2>/dev/null
