@@ -182,6 +182,14 @@ import Testing
         #expect(kind?.problem.contains("\"other\"") == true)
     }
 
+    @Test func twoRunsInOneFileAreRejected() throws {
+        let error = #expect(throws: EventStreamError.self) {
+            try read(Self.teamRun + [F.runStarted, F.runEnded])
+        }
+        #expect(error?.line == Self.teamRun.count + 1)
+        #expect(error?.problem.contains("after runEnded") == true)
+    }
+
     @Test func anEmptyStreamIsRejected() throws {
         let error = #expect(throws: EventStreamError.self) {
             try EventStreamReader().document(from: Data(), source: "events.jsonl")

@@ -115,6 +115,18 @@ import Testing
         #expect(cell.headline.hasPrefix("Expected nothing to change"))
     }
 
+    @Test func aRecommendedRuleThatFailsIsAWarning() {
+        let violation = Violation(
+            tier: .recommended, summary: "Expected the list to stop, but it kept loading.")
+        let report = ContractReport(
+            contract: ContractCatalog.pager[11], subject: "X", outcome: .failed([violation]))
+        let entry = MatrixEntry(
+            implementation: "X", kind: .adopter, level: .model, report: report, expected: .pass)
+        #expect(ReportVerdict(entry: entry) == .warning)
+        let cell = ReportCell(report: report, verdict: .warning)
+        #expect(cell.sections.map(\.title).contains("Violation (recommended rule: a warning)"))
+    }
+
     @Test func aPassTheLedgerExpectsToFailIsFlagged() {
         let report = ContractReport(contract: ContractCatalog.pager[0], subject: "X", outcome: .passed)
         let entry = MatrixEntry(

@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 extension ContractCell {
     /// The title of a contract case: `P4 late stale response`,

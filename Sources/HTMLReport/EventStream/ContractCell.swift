@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// A report cell found in an event stream: which contract, which subject, and the cell.
 struct ContractCell {

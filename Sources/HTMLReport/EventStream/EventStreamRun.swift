@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// What a report needs from one run's event stream, gathered record by record, and the
 /// report page's document built from it.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Splits the text the kit records in an issue (``ContractReport/message(for:)``, an
 /// explorer's finding) back into the labelled sections of a report, for pages built from a
 /// Swift Testing event stream, where only the text survives.
