@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ReferenceImplementations", targets: ["ReferenceImplementations"]),
         .library(name: "ServerContracts", targets: ["ServerContracts"]),
         .library(name: "IdempotencyServer", targets: ["IdempotencyServer"]),
+        .library(name: "HTMLReport", targets: ["HTMLReport"]),
         .executable(name: "conformance", targets: ["conformance"]),
         .executable(name: "fault-server", targets: ["fault-server"]),
     ],
@@ -38,6 +39,9 @@ let package = Package(
         ),
         // The S contracts: idempotency-key checks over HTTP against any base URL.
         .target(name: "ServerContracts", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
+        // The report page: one self-contained HTML file for a matrix, an exploration or a
+        // team's Swift Testing event stream. No test framework.
+        .target(name: "HTMLReport", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
         // The fault server's core: HTTP/1.1 on POSIX sockets, records, journal, fault modes.
         .target(name: "IdempotencyServer", swiftSettings: strictSwift6),
         // `swift run fault-server`: the seed's fault_server.py, durable and concurrent.
@@ -57,7 +61,9 @@ let package = Package(
         // The main job: the conformance matrix over the bundled implementations.
         .executableTarget(
             name: "conformance",
-            dependencies: ["ConformanceKit", "BundledImplementations", "ServerContracts", "IdempotencyServer"],
+            dependencies: [
+                "ConformanceKit", "BundledImplementations", "ServerContracts", "IdempotencyServer", "HTMLReport",
+            ],
             swiftSettings: strictSwift6
         ),
         .testTarget(
@@ -81,6 +87,11 @@ let package = Package(
         .testTarget(
             name: "ExplorerTests",
             dependencies: ["BundledImplementations", "ConformanceTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "HTMLReportTests",
+            dependencies: ["HTMLReport", "BundledImplementations", "ConformanceKit"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

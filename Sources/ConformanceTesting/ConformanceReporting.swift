@@ -11,7 +11,9 @@ public enum ConformanceReporting {
     ///
     /// - A pass records nothing.
     /// - A contract that does not apply records a warning naming the contract and the reason,
-    ///   so it is never silently counted as passed.
+    ///   so it is never silently counted as passed, and attaches the same text (Swift
+    ///   Testing's event stream version 0 drops warnings; the attachment reaches
+    ///   `conformance report`).
     /// - Each violation records an issue: an error for a required rule, an adapter error or a
     ///   watchdog; a warning for a recommended rule unless `options.strict`.
     /// - A blocked cell records one issue titled with the blocking rule (its ID and name, its
@@ -33,6 +35,7 @@ public enum ConformanceReporting {
             let text = "\(report.contract.title) was skipped, not passed: it does not apply to "
                 + "\(report.subject) (\(reason))."
             recordIssue(text, isError: false, sourceLocation: sourceLocation)
+            attachSkip(text, of: report, sourceLocation: sourceLocation)
         case .failed(let violations):
             for violation in violations {
                 let isError =
@@ -59,6 +62,16 @@ public enum ConformanceReporting {
                 sourceLocation: sourceLocation)
         #else
             if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
+        #endif
+    }
+
+    /// Swift Testing's event stream version 0 carries no warning issues; the attachment does,
+    /// so `conformance report` can show the skipped contract.
+    private static func attachSkip(_ text: String, of report: ContractReport, sourceLocation: SourceLocation) {
+        #if compiler(>=6.2)
+            Attachment.record(
+                text, named: "\(report.contract.id) \(report.subject) (not applicable).txt",
+                sourceLocation: sourceLocation)
         #endif
     }
 

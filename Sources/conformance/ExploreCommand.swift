@@ -23,8 +23,9 @@ func runExplore(arguments: [String]) async -> Int32 {
     var filter: String?
     var jobs: Int?
     var families: Set<ExploredFamily> = [.pagers, .queues]
+    var htmlPath: String?
     let usage = """
-        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--json] [--verbose] [--implementation NAME]
+        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--json] [--html PATH] [--verbose] [--implementation NAME]
 
           --seed S                the seed of every random choice (default 1); printed with each finding
           --budget N              the most schedules per implementation (default 2000)
@@ -34,6 +35,7 @@ func runExplore(arguments: [String]) async -> Int32 {
           --pagers                only the pagers (I1–I6)
           --queues                only the write queues (I7–I9 and the Q rules one state can break)
           --json                  one JSON object per implementation
+          --html PATH             also write the findings as one self-contained HTML page
           --verbose               print each finding's bug report and regression test
           --implementation NAME   only implementations whose name contains NAME
         """
@@ -64,6 +66,9 @@ func runExplore(arguments: [String]) async -> Int32 {
         case "--pagers": families = [.pagers]
         case "--queues": families = [.queues]
         case "--json": json = true
+        case "--html":
+            guard let value = remaining.popFirst() else { return fail("--html needs a file path") }
+            htmlPath = value
         case "--verbose", "-v": verbose = true
         case "--implementation":
             guard let value = remaining.popFirst() else { return fail("--implementation needs a name") }
@@ -83,6 +88,8 @@ func runExplore(arguments: [String]) async -> Int32 {
         filter.map { implementation.name.contains($0) } ?? true
     }
     var rows: [ExploreRow] = []
+    var results: [ExplorationResult] = []
+    let start = ContinuousClock.now
     for implementation in selected {
         guard let result = await implementation.explore(options) else {
             if !json {
@@ -97,6 +104,7 @@ func runExplore(arguments: [String]) async -> Int32 {
         }
         let row = await ExploreRow(implementation: implementation, result: result)
         rows.append(row)
+        results.append(result)
         if !json {
             print(row.line)
             if verbose, result.finding != nil { print("\n" + result.fullText + "\n") }
@@ -120,6 +128,14 @@ func runExplore(arguments: [String]) async -> Int32 {
                 + (queueMutants > 0 ? "\(queueFound) of \(queueMutants) queue mutants found; " : "")
                 + (flagged.isEmpty ? "no reference or adopter flagged" : "flagged: \(flagged.joined(separator: ", "))")
                 + (succeeded ? " — OK" : " — FAILED"))
+    }
+    if let htmlPath {
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let document = ExploreRow.reportDocument(
+            rows: rows, results: results, strategy: "\(options.strategy), budget \(budget)", seconds: seconds,
+            succeeded: succeeded)
+        guard writePage(document, to: htmlPath, command: "conformance explore") else { return 1 }
     }
     return succeeded ? 0 : 1
 }

@@ -10,6 +10,8 @@ if arguments.first == "check-server" {
     exit(await runServerCheck(arguments: arguments))
 }
 if arguments.first == "explore" { exit(await runExplore(arguments: arguments)) }
+if arguments.first == "report" { exit(runReport(arguments: arguments)) }
+if arguments.first == "sample-page" { exit(runSamplePage(arguments: arguments)) }
 let options: CommandOptions
 do {
     options = try CommandOptions(parsing: arguments)
@@ -31,6 +33,9 @@ case .matrix:
         print(run.json())
     } else {
         print(run.rendered(verbose: options.verbose))
+    }
+    if let htmlPath = options.htmlPath {
+        guard writePage(run.reportDocument(), to: htmlPath, command: "conformance") else { exit(1) }
     }
     exit(run.succeeded ? 0 : 1)
 }

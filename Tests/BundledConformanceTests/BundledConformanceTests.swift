@@ -7,7 +7,13 @@ struct BundledCase: Sendable, CustomTestStringConvertible {
     let implementation: ImplementationUnderCheck
     let contract: ContractDescriptor
 
-    var testDescription: String { "\(implementation.name) · \(contract.title)" }
+    /// `SeedPager · P4 late stale response`, or `… (not applicable: reason)` as a team's own
+    /// `PagerContract.all(for:)` names it, so `conformance report` shows the same cells.
+    var testDescription: String {
+        let title = "\(implementation.name) · \(contract.title)"
+        guard let reason = implementation.applicability(of: contract.id).reason else { return title }
+        return "\(title) (not applicable: \(reason))"
+    }
 
     static let all: [BundledCase] = BundledImplementations.all.flatMap { implementation in
         implementation.contracts.map { BundledCase(implementation: implementation, contract: $0) }

@@ -1,0 +1,22 @@
+/// One column of a report page: a contract (or an explorer's verdict), with its rule.
+public struct ReportColumn: Hashable, Sendable {
+    /// The ID, such as `P4`.
+    public let id: String
+    /// The short name, such as `late stale response`.
+    public let name: String
+    /// `required`, `recommended`, or empty when unknown.
+    public let tier: String
+    /// The rule's text, shown once per column in the details; empty when unknown.
+    public let rule: String
+
+    /// Creates a column.
+    public init(id: String, name: String, tier: String = "", rule: String = "") {
+        self.id = id
+        self.name = name
+        self.tier = tier
+        self.rule = rule
+    }
+
+    /// `P4 late stale response`.
+    public var title: String { name.isEmpty ? id : "\(id) \(name)" }
+}
