@@ -130,12 +130,13 @@ import Testing
             F.caseStarted(Self.pagerTest, "P4 late stale response"),
             F.issue(
                 Self.pagerTest, "P4 late stale response",
-                "P4 late stale response: blocked by P1 duplicate bottom trigger\n  Subject: MyPager"),
+                "P1 duplicate bottom trigger (blocks P4 late stale response): Expected one request for page 2, "
+                    + "but the bottom trigger started 2.\n  Blocked: P4 late stale response was not judged\n  Subject: MyPager"),
             F.runEnded,
         ])
         let cell = try #require(document.groups.first?.rows.first?.cells.first)
         #expect(cell.verdict == .blocked)
-        #expect(cell.headline == "blocked by P1 duplicate bottom trigger")
+        #expect(cell.headline.hasPrefix("P1 duplicate bottom trigger (blocks P4 late stale response)"))
     }
 
     @Test func aStreamCutMidLineIsTorn() throws {

@@ -68,7 +68,9 @@ struct ContractCell {
         var headline = ""
         if let error = errors.first {
             let line = KitMessage.headline(of: error.text)
-            verdict = line.contains(": blocked by ") || line.contains(" — blocked") ? .blocked : .failed
+            // The bridge titles a blocked cell with the blocking rule: "Q1 persist before send
+            // (blocks Q3 replay after crash): Expected …".
+            verdict = line.contains(" (blocks ") || line.contains(": blocked by ") ? .blocked : .failed
             headline = summary(line, title: title)
         } else if let issue = known.first {
             verdict = .expectedFailure
