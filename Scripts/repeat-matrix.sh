@@ -13,7 +13,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 cells() {  # implementation, contract, outcome per line, sorted
-    python3 -c 'import json,sys; [print(r["implementation"], r["contract"], r["outcome"]) for r in json.load(sys.stdin)]' | sort
+    python3 -c 'import json,sys; [print(r["implementation"], r["contract"], r["outcome"], r.get("blockedBy") or "") for r in json.load(sys.stdin)]' | sort
 }
 
 "$binary" --json | cells > "$work/first"

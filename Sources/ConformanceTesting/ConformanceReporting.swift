@@ -14,6 +14,9 @@ public enum ConformanceReporting {
     ///   so it is never silently counted as passed.
     /// - Each violation records an issue: an error for a required rule, an adapter error or a
     ///   watchdog; a warning for a recommended rule unless `options.strict`.
+    /// - A blocked cell records one issue titled with the blocking rule (its ID and name, its
+    ///   text and hint), an error when that rule is required: the contract itself was not
+    ///   judged, but the implementation breaks the rule that blocked it.
     ///
     /// - Parameters:
     ///   - report: The engine's report.
@@ -38,6 +41,13 @@ public enum ConformanceReporting {
                     report.message(for: violation), isError: isError,
                     sourceLocation: sourceLocation)
             }
+            attachTranscript(of: report, sourceLocation: sourceLocation)
+        case .blocked(let blocker, let violation):
+            let isError =
+                options.strict || violation.tier == .required || violation.kind != .contract
+            recordIssue(
+                report.blockedMessage(by: blocker, violation), isError: isError,
+                sourceLocation: sourceLocation)
             attachTranscript(of: report, sourceLocation: sourceLocation)
         }
     }

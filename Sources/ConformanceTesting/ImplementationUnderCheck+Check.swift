@@ -7,6 +7,8 @@ extension ImplementationUnderCheck {
     /// - Expected to pass: any violation is an issue (strictly: recommended rules too).
     /// - Expected to fail: the violations are recorded as known issues; a pass is an issue,
     ///   because the contract lost its teeth (or the ledger is stale).
+    /// - Expected to be blocked: the blocked issue is recorded as a known issue when the rule
+    ///   named in the ledger blocked it; anything else is an issue.
     /// - Expected to be skipped: anything but "not applicable" is an issue.
     ///
     /// Teams can use the same mechanism for their own known bugs: wrap an adapter with
@@ -32,6 +34,21 @@ extension ImplementationUnderCheck {
             }
             let reason = ledger.entries.first { $0.contract == contract }?.reason ?? ""
             withKnownIssue(Comment(rawValue: "ledger: \(name) fails \(contract): \(reason)")) {
+                ConformanceReporting.record(
+                    report, options: options, sourceLocation: sourceLocation)
+            }
+        case .blocked:
+            guard entry.matchesLedger else {
+                ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
+                Issue.record(
+                    Comment(rawValue: entry.mismatch ?? "\(contract) was not blocked"),
+                    sourceLocation: sourceLocation)
+                return
+            }
+            let reason = ledger.entries.first { $0.contract == contract }?.reason ?? ""
+            withKnownIssue(
+                Comment(rawValue: "ledger: \(name) has \(contract) blocked by \(entry.expectedBlocker?.rawValue ?? "?"): \(reason)")
+            ) {
                 ConformanceReporting.record(
                     report, options: options, sourceLocation: sourceLocation)
             }

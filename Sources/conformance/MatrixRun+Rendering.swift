@@ -28,24 +28,23 @@ extension MatrixRun {
         lines.append(
             "legend: pass = passed; xfail = failed as its ledger expects; n/a = not applicable "
                 + "(skipped, with reason in --json); FAIL = unexpected failure; XPASS = expected to "
-                + "fail but passed (lost its teeth); warn = failed a recommended rule")
+                + "fail but passed (lost its teeth); warn = failed a recommended rule; blk = blocked by "
+                + "another rule its ledger lists (not judged); BLK = blocked unexpectedly")
         let mismatches = entries.compactMap(\.mismatch)
         if !mismatches.isEmpty {
             lines.append("\nMismatches with the ledgers:")
             for entry in entries where !entry.matchesLedger {
                 lines.append("  - \(entry.mismatch ?? "")")
-                if case .failed(let violations) = entry.report.outcome {
-                    for violation in violations {
-                        lines.append(indent(entry.report.message(for: violation)))
-                    }
+                for message in entry.report.messages {
+                    lines.append(indent(message))
                 }
             }
         }
         if verbose {
             lines.append("\nEvery failure, in full:")
             for entry in entries {
-                for violation in entry.report.outcome.violations {
-                    lines.append(indent(entry.report.message(for: violation)))
+                for message in entry.report.messages {
+                    lines.append(indent(message))
                 }
             }
         }
@@ -60,6 +59,8 @@ extension MatrixRun {
             "\n\(implementations.count) implementations, \(entries.count) checks: "
                 + "\(count("passed")) passed, \(count("failed")) failed "
                 + "(\(entries.filter { $0.expected == .fail && $0.matchesLedger }.count) as expected), "
+                + "\(count("blocked")) blocked "
+                + "(\(entries.filter { $0.expected == .blocked && $0.matchesLedger }.count) as expected), "
                 + "\(count("skipped")) not applicable; \(mismatches.count) mismatches; "
                 + String(format: "%.2f s", seconds))
         lines.append(succeeded ? "conformance: OK" : "conformance: FAILED")
@@ -70,6 +71,7 @@ extension MatrixRun {
     func json() -> String {
         struct Row: Encodable {
             let implementation, kind, level, contract, name, tier, outcome, expected, message: String
+            let blockedBy: String?
             let matchesLedger: Bool
         }
         let rows = entries.map { entry in
@@ -78,7 +80,8 @@ extension MatrixRun {
                 level: entry.level.rawValue, contract: entry.report.contract.id.rawValue,
                 name: entry.report.contract.name, tier: entry.report.contract.tier.rawValue,
                 outcome: entry.report.outcome.word, expected: entry.expected.rawValue,
-                message: entry.message, matchesLedger: entry.matchesLedger)
+                message: entry.message, blockedBy: entry.report.outcome.blockedBy?.rawValue,
+                matchesLedger: entry.matchesLedger)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -90,6 +93,7 @@ extension MatrixRun {
         case (.passed, .fail): "XPASS"
         case (.passed, _): "pass"
         case (.notApplicable, _): "n/a"
+        case (.blocked, _): entry.matchesLedger ? "blk" : "BLK"
         case (.failed, .fail): "xfail"
         case (.failed, _):
             entry.report.hasErrors(strict: false) ? "FAIL" : "warn"

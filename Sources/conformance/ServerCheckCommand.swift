@@ -81,7 +81,8 @@ func runServerCheck(arguments: [String]) async -> Int32 {
                 "id": report.contract.id.rawValue, "name": report.contract.name, "outcome": report.outcome.word,
             ]
             if case .notApplicable(let reason) = report.outcome { entry["reason"] = reason }
-            let messages = report.outcome.violations.map { report.message(for: $0) }
+            if let blocker = report.outcome.blockedBy { entry["blockedBy"] = blocker.rawValue }
+            let messages = report.messages
             if !messages.isEmpty { entry["messages"] = messages }
             entry["transcript"] = report.transcript.entries.map(\.text)
             return entry
@@ -102,6 +103,9 @@ func runServerCheck(arguments: [String]) async -> Int32 {
                 for violation in violations {
                     print(report.message(for: violation).split(separator: "\n").map { "    \($0)" }.joined(separator: "\n"))
                 }
+            case .blocked(let blocker, let violation):
+                print("\(report.contract.title): blocked by \(blocker)")
+                print(report.blockedMessage(by: blocker, violation).split(separator: "\n").map { "    \($0)" }.joined(separator: "\n"))
             }
         }
     }

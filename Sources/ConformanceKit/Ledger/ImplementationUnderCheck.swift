@@ -86,7 +86,7 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
         MatrixEntry(
             implementation: name, kind: kind, level: level,
             report: await run(contract, options: options),
-            expected: expectation(for: contract))
+            expected: expectation(for: contract), expectedBlocker: ledger.blocker(for: contract))
     }
 
     /// Ledger entries that name contracts outside this implementation's family or the

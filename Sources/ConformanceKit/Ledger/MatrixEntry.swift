@@ -11,21 +11,28 @@ public struct MatrixEntry: Hashable, Sendable {
     public let report: ContractReport
     /// What the ledger expected.
     public let expected: ExpectedOutcome
+    /// When the ledger expects the cell blocked: the rule it names as the blocker.
+    public let expectedBlocker: ContractID?
 
     /// Creates an entry.
     public init(
         implementation: String, kind: ImplementationKind, level: IntegrationLevel,
-        report: ContractReport, expected: ExpectedOutcome
+        report: ContractReport, expected: ExpectedOutcome, expectedBlocker: ContractID? = nil
     ) {
         self.implementation = implementation
         self.kind = kind
         self.level = level
         self.report = report
         self.expected = expected
+        self.expectedBlocker = expectedBlocker
     }
 
-    /// Whether the outcome is what the ledger expected.
-    public var matchesLedger: Bool { expected.isMet(by: report.outcome) }
+    /// Whether the outcome is what the ledger expected (a blocked cell, by the rule it names).
+    public var matchesLedger: Bool {
+        guard expected.isMet(by: report.outcome) else { return false }
+        guard expected == .blocked, let expectedBlocker else { return true }
+        return report.outcome.blockedBy == expectedBlocker
+    }
 
     /// Why the outcome does not match the ledger, or `nil` when it does.
     public var mismatch: String? {
@@ -37,6 +44,15 @@ public struct MatrixEntry: Hashable, Sendable {
                 + "the contract lost its teeth, or the ledger is stale."
         case (.pass, .failed):
             return "\(implementation): \(title) failed, but the ledger expects it to pass."
+        case (.blocked, .blocked(let blocker, _)):
+            return "\(implementation): \(title) was blocked by \(blocker), but the ledger expects "
+                + "it blocked by \(expectedBlocker?.rawValue ?? "another rule")."
+        case (.blocked, _):
+            return "\(implementation): \(title) \(report.outcome.word), but the ledger expects it "
+                + "blocked by \(expectedBlocker?.rawValue ?? "another rule")."
+        case (_, .blocked(let blocker, let violation)):
+            return "\(implementation): \(title) was blocked by \(blocker) (\(violation.summary)), "
+                + "but the ledger expects \(expected.rawValue)."
         case (_, .notApplicable(let reason)):
             return "\(implementation): \(title) was skipped (\(reason)), but the ledger expects "
                 + expected.rawValue + "."
@@ -51,6 +67,7 @@ public struct MatrixEntry: Hashable, Sendable {
         case .passed: ""
         case .notApplicable(let reason): reason
         case .failed(let violations): violations.first.map { "\(report.contract.id): \($0.summary)" } ?? ""
+        case .blocked(let blocker, let violation): "blocked by \(blocker): \(violation.summary)"
         }
     }
 }

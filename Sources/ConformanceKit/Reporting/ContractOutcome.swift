@@ -6,13 +6,18 @@ public enum ContractOutcome: Hashable, Sendable {
     case failed([Violation])
     /// The contract needs something the adapter does not declare; never counted as passed.
     case notApplicable(reason: String)
+    /// A setup step (reaching the state this contract's rule is about) failed because another
+    /// rule, `by`, is broken: this contract was not judged. The violation is the setup step's
+    /// failure, phrased under the blocking rule, with that rule's hint.
+    case blocked(by: ContractID, Violation)
 
-    /// The short word used in matrices and JSON: `passed`, `failed` or `skipped`.
+    /// The short word used in matrices and JSON: `passed`, `failed`, `skipped` or `blocked`.
     public var word: String {
         switch self {
         case .passed: "passed"
         case .failed: "failed"
         case .notApplicable: "skipped"
+        case .blocked: "blocked"
         }
     }
 
@@ -20,5 +25,17 @@ public enum ContractOutcome: Hashable, Sendable {
     public var violations: [Violation] {
         if case .failed(let violations) = self { return violations }
         return []
+    }
+
+    /// The rule whose breakage blocked this contract, or `nil` unless the outcome is `blocked`.
+    public var blockedBy: ContractID? {
+        if case .blocked(let blocker, _) = self { return blocker }
+        return nil
+    }
+
+    /// The setup step's failure that blocked this contract, or `nil` unless `blocked`.
+    public var blockingViolation: Violation? {
+        if case .blocked(_, let violation) = self { return violation }
+        return nil
     }
 }

@@ -43,9 +43,54 @@ extension ContractReport {
         return lines.joined(separator: "\n")
     }
 
+    /// The report of a blocked cell, titled with the blocking rule: that rule's text, the
+    /// setup step that failed (expected versus actual), the timeline up to it, that rule's hint.
+    ///
+    /// ```text
+    /// P1 duplicate bottom trigger (blocks P5 stale failure): Expected bottom reached while
+    /// page 2 of query B loads to start no request (page 2 of query B is still in flight), but …
+    ///   Blocked: P5 stale failure was not judged: reaching the state its rule is about needs
+    ///   P1, which this implementation breaks. Fix P1 first.
+    ///   Rule broken (P1): While a next-page request is in flight, further bottom triggers …
+    ///   …
+    /// ```
+    public func blockedMessage(by blocker: ContractID, _ violation: Violation) -> String {
+        let blocking = ContractCatalog.descriptor(blocker)
+        let blockingTitle = blocking?.title ?? blocker.rawValue
+        var lines: [String] = []
+        lines.append("\(blockingTitle) (blocks \(contract.title)): \(violation.summary)")
+        lines.append(
+            "  Blocked: \(contract.title) was not judged: reaching the state its rule is about "
+                + "needs \(blocker), which this implementation breaks. Fix \(blocker) first.")
+        if let blocking { lines.append("  Rule broken (\(blocker)): \(blocking.rule)") }
+        lines.append("  Subject: \(subject)")
+        if let expected = violation.expected { lines.append("  Expected \(expected)") }
+        if let actual = violation.actual { lines.append("  Actual   \(actual)") }
+        if let difference = violation.difference {
+            lines.append("  Difference (- expected, + actual):")
+            lines.append(contentsOf: difference.split(separator: "\n").map { "    \($0)" })
+        }
+        lines.append("  Timeline (up to the failing step):")
+        lines.append(
+            contentsOf: transcript.rendered(upTo: violation.step)
+                .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" })
+        if let hint = violation.hint { lines.append("  Hint (\(blocker)): \(hint)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every message this report carries: one per violation, or the blocked cell's message.
+    public var messages: [String] {
+        if case .blocked(let blocker, let violation) = outcome {
+            return [blockedMessage(by: blocker, violation)]
+        }
+        return outcome.violations.map { message(for: $0) }
+    }
+
     /// A one-line summary: the verdict and, for a failure, the first violation's summary.
     public var headline: String {
         switch outcome {
+        case .blocked(let blocker, let violation):
+            "\(contract.title): blocked by \(ContractCatalog.descriptor(blocker)?.title ?? blocker.rawValue): \(violation.summary)"
         case .passed:
             "\(contract.title): passed"
         case .notApplicable(let reason):
@@ -58,7 +103,7 @@ extension ContractReport {
     /// The whole report as text: the headline, every violation, notes and the transcript.
     public var fullText: String {
         var parts = ["\(subject) — \(headline)"]
-        parts += outcome.violations.map { message(for: $0) }
+        parts += messages
         if !notes.isEmpty {
             parts.append("Notes:\n" + notes.map { "  - \($0)" }.joined(separator: "\n"))
         }

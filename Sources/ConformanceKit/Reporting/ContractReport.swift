@@ -30,10 +30,20 @@ public struct ContractReport: Hashable, Sendable {
     }
 
     /// `true` when the outcome is a failure that counts as an error: any required-tier
-    /// violation, any adapter error or watchdog, or, when `strict`, a recommended-tier one.
+    /// violation, any adapter error or watchdog, or, when `strict`, a recommended-tier one. A
+    /// cell blocked by a required rule counts as an error too (the blocking rule is broken).
     public func hasErrors(strict: Bool) -> Bool {
-        outcome.violations.contains { violation in
+        if let blocking = outcome.blockingViolation {
+            return strict || blocking.tier == .required || blocking.kind != .contract
+        }
+        return outcome.violations.contains { violation in
             strict || violation.tier == .required || violation.kind != .contract
         }
+    }
+
+    /// The catalogue entry of the rule that blocked this contract, or `nil` unless the outcome
+    /// is `blocked` (or the blocker is not in the catalogue).
+    public var blockingContract: ContractDescriptor? {
+        outcome.blockedBy.flatMap(ContractCatalog.descriptor)
     }
 }

@@ -9,6 +9,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var transcript = Transcript()
     private var violations: [Violation] = []
+    private var blocking: (contract: ContractID, violation: Violation)?
     private var notes: [String] = []
     private var waitingFor = "the timeline to start"
     private var waitingDetail: (@Sendable () -> String)?
@@ -70,6 +71,20 @@ public final class TimelineRecorder: @unchecked Sendable {
         return TimelineStop()
     }
 
+    /// Records that a setup step failed because another rule, `blocker`, is broken, and returns
+    /// the error that stops the timeline. The cell is reported as blocked by that rule unless
+    /// a violation was recorded too (its own rule's, an adapter error, a watchdog), which wins. The
+    /// violation should carry the blocking rule's hint; its tier defaults to that rule's.
+    public func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
+        lock.withLock {
+            var violation = violation
+            if violation.step == nil { violation.step = transcript.entries.count }
+            if let tier = ContractCatalog.descriptor(blocker)?.tier { violation.tier = tier }
+            if blocking == nil { blocking = (blocker, violation) }
+        }
+        return TimelineStop()
+    }
+
     /// The report for everything recorded so far.
     public func report(
         for contract: ContractDescriptor, subject: String
@@ -78,7 +93,9 @@ public final class TimelineRecorder: @unchecked Sendable {
             ContractReport(
                 contract: contract,
                 subject: subject,
-                outcome: violations.isEmpty ? .passed : .failed(violations),
+                outcome: !violations.isEmpty
+                    ? .failed(violations)
+                    : blocking.map { .blocked(by: $0.contract, $0.violation) } ?? .passed,
                 transcript: transcript,
                 notes: notes
             )
