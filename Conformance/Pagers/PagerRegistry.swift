@@ -29,6 +29,28 @@ extension BundledImplementations {
             .asyncPager(
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
-        ] + pagerMutants
+        ] + appStyleAdopters + pagerMutants
+    }
+
+    /// Pagers written the way apps write them by an author who had not read the kit, each at
+    /// its own default settings (`Adopters/AppStyle/`).
+    static var appStyleAdopters: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                FillScreenFeedModelAdapter.self, name: "FillScreenFeedModel", kind: .adopter,
+                summary: "Every bottom trigger loads pages until 50 items (2.5 pages) are visible.", explorable: false),
+            .asyncPager(
+                DebouncedSearchModelAdapter.self, name: "DebouncedSearchModel", kind: .adopter,
+                summary: "Triggers run through an intermediate task; a second one joins through it.", explorable: false),
+            .asyncPager(
+                AppearFeedModelAdapter.self, name: "AppearFeedModel", kind: .adopter,
+                summary: "A cursor feed whose first page comes only from onAppear().", explorable: false),
+            .asyncPager(
+                SerialQueryPagerAdapter.self, name: "SerialQueryPager", kind: .adopter,
+                summary: "An actor with a serial request queue: a query change waits for the old request.", explorable: false),
+            .asyncPager(
+                DirectoryPagerAdapter.self, name: "DirectoryPager", kind: .adopter,
+                summary: "A cursor directory with refresh only: no query change.", explorable: false),
+        ]
     }
 }

@@ -57,7 +57,7 @@ extension MatrixRun {
         let count = { (word: String) in entries.filter { $0.report.outcome.word == word }.count }
         lines.append(
             "\n\(implementations.count) implementations, \(entries.count) checks: "
-                + "\(count("passed")) passed, \(count("failed")) failed "
+                + "\(count("passed")) passed, \(count("failed") + count("warning")) failed "
                 + "(\(entries.filter { $0.expected == .fail && $0.matchesLedger }.count) as expected), "
                 + "\(count("blocked")) blocked "
                 + "(\(entries.filter { $0.expected == .blocked && $0.matchesLedger }.count) as expected), "

@@ -35,7 +35,7 @@ struct MatrixRun {
             }
         }
         let wholeRun = options.implementationFilter == nil && options.contractFilter.isEmpty
-        let caught = Set(entries.filter { $0.kind == .mutant && $0.report.outcome.word == "failed" }.map(\.report.contract.id))
+        let caught = Set(entries.filter { $0.kind == .mutant && ["failed", "warning"].contains($0.report.outcome.word) }.map(\.report.contract.id))
         let families = Set(implementations.flatMap(\.contracts))
         let uncaught = wholeRun ? families.map(\.id).filter { !caught.contains($0) }.sorted() : []
         let elapsed = start.duration(to: .now)

@@ -9,9 +9,11 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(implementation.name) (\(implementation.kind.rawValue))" }
 
     static let mutants = BundledImplementations.pagers
-        .filter { $0.kind == .mutant && $0.level == .async }.map(AsyncExplorableCase.init)
+        .filter { $0.kind == .mutant && $0.level == .async && $0.isExplorable }
+        .map(AsyncExplorableCase.init)
     static let adopters = BundledImplementations.pagers
-        .filter { $0.kind != .mutant && $0.level == .async }.map(AsyncExplorableCase.init)
+        .filter { $0.kind != .mutant && $0.level == .async && $0.isExplorable }
+        .map(AsyncExplorableCase.init)
 }
 
 /// The explorer drives real async code (view models, actors, completion handlers) behind the

@@ -4,15 +4,15 @@ import PagerContracts
 extension BundledImplementations {
     /// The pager mutants, each with the contracts its one bug breaks and why.
     static var pagerMutants: [ImplementationUnderCheck] {
-        [
+        appStyleMutants + [
             .pager(
                 PagerThatRestartsWhileLoading.self, kind: .mutant,
                 summary: "A duplicate bottom trigger cancels the load and starts the same page again.",
                 ledger: [
                     .fails("P1", because: "two requests for one page"),
-                    .fails("P3", because: "a trigger during page 3 requests page 3 again"),
-                    .fails("P5", because: "a trigger during the new query's load starts another"),
-                    .fails("P8", because: "a trigger during the new query's load starts another"),
+                    .blocked("P3", by: "P1", because: "the control trigger during page 3 restarts it"),
+                    .blocked("P5", by: "P1", because: "the control trigger during B's page 2 restarts it"),
+                    .blocked("P8", by: "P1", because: "the control trigger during B's page 2 restarts it"),
                 ]),
             .pager(
                 PagerThatSortsAfterDeduplicating.self, kind: .mutant,
@@ -69,7 +69,11 @@ extension BundledImplementations {
             .pager(
                 CursorPagerThatTakesAnyCursor.self, kind: .mutant,
                 summary: "Stores every response's cursor before the ticket check.",
-                ledger: [.fails("P9", because: "a stale response's cursor is used for the next request")]),
+                ledger: [
+                    .fails("P4", because: "a stale answer after the new query's first page leaves its cursor for the next request"),
+                    .fails("P9", because: "a stale response's cursor is used for the next request"),
+                    .fails("P11", because: "a pre-refresh answer after the refreshed first page leaves its cursor"),
+                ]),
             .pager(
                 CursorPagerWithoutStallCheck.self, kind: .mutant,
                 summary: "No check that the cursor advanced.",
@@ -97,23 +101,81 @@ extension BundledImplementations {
                 summary: "Sets the in-flight flag after the await, so a trigger during the load starts another.",
                 ledger: [
                     .fails("P1", because: "a bottom trigger during the load requests the same page again"),
-                    .fails("P5", because: "a bottom trigger while the new query's page loads starts another"),
-                    .fails("P8", because: "a bottom trigger while the new query's page loads starts another"),
+                    .fails("P4", because: "a stale answer sets the in-flight flag, which then blocks the new query's loads"),
+                    .blocked("P5", by: "P1", because: "the control trigger while B's page 2 loads starts another"),
+                    .blocked("P8", by: "P1", because: "the control trigger while B's page 2 loads starts another"),
                 ]),
             .asyncPager(
                 CallbackControllerThatMarksLoadingAfterTheCallAdapter.self,
                 name: "CallbackControllerThatMarksLoadingAfterTheCall", kind: .mutant,
                 summary: "Marks the load in flight after calling the loader; a cached answer is dropped.",
                 ledger: [
-                    .fails("P2", because: "an already-available page 1 is dropped (only under that mode)"),
-                    .fails("P3", because: "an already-available page 1 is dropped"),
-                    .fails("P4", because: "an already-available page 1 is dropped"),
-                    .fails("P5", because: "an already-available page 1 is dropped"),
-                    .fails("P6", because: "an already-available page 1 is dropped"),
-                    .fails("P7", because: "an already-available page 1 is dropped"),
-                    .fails("P8", because: "an already-available page 1 is dropped"),
-                    .fails("P12", because: "the dropped page leaves the load marked in flight forever"),
+                    .fails("P1", because: "a page answered as soon as it is asked for is dropped"),
+                    .blocked("P2", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P3", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P4", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P5", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P6", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P7", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P8", by: "P1", because: "an already-available page 1 is dropped"),
+                    .blocked("P12", by: "P1", because: "an already-available page 1 is dropped"),
                 ]),
+        ]
+    }
+
+    /// Buggy pagers written the way apps write them by an author who had not read the kit, one
+    /// real bug each, their code unchanged (`Mutants/Pagers/AppStyle/`).
+    static var appStyleMutants: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                StaleCursorBeforeGuardPagerAdapter.self, name: "StaleCursorBeforeGuardPager",
+                kind: .mutant,
+                summary: "Stores a response's next cursor above the generation guard.",
+                ledger: [
+                    .fails("P4", because: "a stale answer after B's first page leaves its cursor for B's next request"),
+                    .fails("P9", because: "a stale response's cursor is used for the next request"),
+                    .fails("P11", because: "a pre-refresh answer after the refreshed first page leaves its cursor"),
+                ], explorable: false),
+            .asyncPager(
+                StalePageNumberBeforeGuardPagerAdapter.self, name: "StalePageNumberBeforeGuardPager",
+                kind: .mutant,
+                summary: "Writes nextPage = page + 1 above the generation guard.",
+                ledger: [
+                    .fails("P4", because: "a stale answer after D's first page makes D's next request skip a page"),
+                    .fails("P11", because: "a pre-refresh answer after the refreshed first page moves the next page"),
+                ], explorable: false),
+            .asyncPager(
+                MainQueueCallbackPagerAdapter.self, name: "MainQueueCallbackPager", kind: .mutant,
+                summary: "Written as correct; completions hop with Task { @MainActor in }. The kit "
+                    + "found its bug: the ticket is the generation only, so a repeated completion "
+                    + "of page 2 clears loading while page 3 loads.",
+                ledger: [
+                    .fails("P3", because: "a completion that runs again while the next page loads clears the loading state"),
+                ], explorable: false),
+            .asyncPager(
+                SelfChainingPagerAdapter.self, name: "SelfChainingPager", kind: .mutant,
+                summary: "Fetches the next page by itself while pages add nothing new, without a bound.",
+                ledger: [
+                    .fails("P12", because: "it chains requests by itself past the no-progress bound"),
+                ], explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// Pagers that trap (crash the process) on some contract. They are not part of ``all``: a
+    /// trap cannot be caught in-process, so `swift run conformance` and the bundled tests would
+    /// die with them. The kit's tests run their cells inside exit tests (a child process per
+    /// cell, macOS and Linux), where a trap is a failed cell; see `Tests/BundledConformanceTests`.
+    public static var trapping: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                TrapOnRepeatedIDPagerAdapter.self, name: "TrapOnRepeatedIDPager", kind: .mutant,
+                summary: "Merges pages with Dictionary(uniqueKeysWithValues:), which traps on a repeated ID.",
+                ledger: [
+                    .fails("P2", because: "a page repeating a visible ID traps (Duplicate values for key)"),
+                    .fails("P12", because: "pages repeating the visible IDs trap"),
+                ], explorable: false),
         ]
     }
 }

@@ -11,11 +11,14 @@ public enum ContractOutcome: Hashable, Sendable {
     /// failure, phrased under the blocking rule, with that rule's hint.
     case blocked(by: ContractID, Violation)
 
-    /// The short word used in matrices and JSON: `passed`, `failed`, `skipped` or `blocked`.
+    /// The short word used in matrices and JSON: `passed`, `failed`, `warning` (every violation
+    /// is of a recommended rule: a warning unless the run is strict), `skipped` or `blocked`.
     public var word: String {
         switch self {
         case .passed: "passed"
-        case .failed: "failed"
+        case .failed(let violations):
+            violations.allSatisfy { $0.kind == .contract && $0.tier == .recommended }
+                && !violations.isEmpty ? "warning" : "failed"
         case .notApplicable: "skipped"
         case .blocked: "blocked"
         }

@@ -24,7 +24,7 @@ extension ContractReport {
         let label = switch violation.kind {
         case .contract: contract.title
         case .adapterError: "\(contract.title) — adapter error"
-        case .watchdog: "\(contract.title) — watchdog"
+        case .watchdog: "\(contract.title) — not judged, the kit's watchdog fired"
         }
         lines.append("\(label): \(violation.summary)")
         lines.append("  Rule: \(contract.rule)")

@@ -37,8 +37,12 @@ public enum ContractRun {
             recorder.add(
                 Violation(
                     kind: .watchdog, summary: timeout.description,
-                    hint: "A subject that never answers, awaits work nobody resumes, or loops "
-                        + "forever hangs here. Raise the limit only if the subject is merely slow."))
+                    hint: "This is not a verdict on \(contract.id): the kit stopped waiting for what "
+                        + "the message names. A subject that never answers, awaits work nobody "
+                        + "resumes, or loops forever hangs here; so does a trigger the kit could not "
+                        + "observe (\"no evidence it is blocked\": it waits on something other than "
+                        + "the kit's source, or on work the kit cannot see). Raise the limit only if "
+                        + "the subject is merely slow."))
         } catch {
             recorder.add(
                 Violation(

@@ -35,6 +35,8 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         public fileprivate(set) var cancelled = false
         fileprivate var priority: UInt8
         fileprivate let isCallback: Bool
+        /// The identity of the task that made it.
+        fileprivate var taskIdentity: Int? = nil
     }
 
     private struct TriggerState {
@@ -42,7 +44,14 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         var task: Task<Void, Never>?
         var identity: Int?
         var priority: UInt8
+        /// Whether the trigger's body returned.
         var returned = false
+        /// Whether every task that inherited the trigger's tag has ended (the body's and any
+        /// `Task {}` it started without awaiting).
+        var workEnded = false
+        /// A completion handler the kit calls: work it leaves running (a `Task { @MainActor in
+        /// … }` that handles the result) is part of handling the answer, not an adapter error.
+        var isCompletion = false
         var error: String?
         var evidence: SettleEvidence?
         var probedAt = -1
@@ -63,6 +72,11 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var probing: Int?
     private var problems: [String] = []
+    /// For each completion-handler trigger the kit started, the request it answers.
+    private var completionOrigins: [Int: Int] = [:]
+    /// For each trigger, the parked request that work it spawned (an intermediate task, such
+    /// as a debouncer's) joined: the trigger may wait on that work, so a probe can tell.
+    private var inheritedJoins: [Int: Int] = [:]
     private var observations: [String] = []
 
     /// The raw priorities the runtime accepts, lowest first.
@@ -96,21 +110,33 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     public func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
         -> Int
     {
+        startTrigger(name, isCompletion: false, body)
+    }
+
+    private func startTrigger(
+        _ name: String, isCompletion: Bool, _ body: @escaping @Sendable () async throws -> Void
+    ) -> Int {
         let (number, priority) = lock.withLock {
             let number = nextTrigger
             nextTrigger += 1
             let floor = records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
-            triggers[number] = TriggerState(name: name, priority: priority)
+            var state = TriggerState(name: name, priority: priority)
+            state.isCompletion = isCompletion
+            triggers[number] = state
             return (number, priority)
         }
         let task = Task(priority: TaskPriority(rawValue: priority)) {
             let identity = currentTaskIdentity() ?? 0
             self.update { self.triggers[number]?.identity = identity }
             var failure: String? = nil
+            let lifetime = TriggerLifetime { [weak self] in
+                self?.update { self?.triggers[number]?.workEnded = true }
+            }
             do {
                 try await TriggerTag.$current.withValue(
-                    TriggerTag(trigger: number, taskIdentity: identity), operation: body)
+                    TriggerTag(trigger: number, taskIdentity: identity, lifetime: lifetime),
+                    operation: body)
             } catch {
                 failure = String(describing: error)
             }
@@ -118,6 +144,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
                 self.triggers[number]?.returned = true
                 self.triggers[number]?.error = failure
                 self.triggers[number]?.evidence = nil
+                if !isCompletion { self.noteUnawaitedRequests(of: number) }
             }
         }
         lock.withLock { triggers[number]?.task = task }
@@ -228,6 +255,9 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             self.records[index].parked = false
             self.parkedVersion += 1
             for key in self.triggers.keys where self.triggers[key]?.evidence?.request == number {
+                // A join stays on the task it joined: `evaluate` moves it to that task's next
+                // parked request, or drops it when the trigger moves on.
+                if case .joined = self.triggers[key]?.evidence { continue }
                 self.triggers[key]?.evidence = nil
             }
             if let continuation = self.continuations.removeValue(forKey: number) {
@@ -240,7 +270,15 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         case .resume(let continuation):
             continuation.resume(with: result)
         case .callback(let completion):
-            startTrigger("completion handler of request #\(number)") { completion(result) }
+            let trigger = startTrigger("completion handler of request #\(number)", isCompletion: true) {
+                completion(result)
+                // Work the handler queued on the main queue (`DispatchQueue.main.async`, what
+                // URLSession-based layers do) runs before these barriers do: the answer is
+                // handled before the next check. Two rounds cover a hop that hops again.
+                await Self.mainQueueBarrier()
+                await Self.mainQueueBarrier()
+            }
+            lock.withLock { completionOrigins[trigger] = number }
         case .early:
             break
         case .refused:
@@ -270,6 +308,20 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         lock.withLock { preAnswered.contains(number) }
     }
 
+    /// Whether request `later` comes from the same work as request `earlier`: made by the same
+    /// trigger, by the completion handler that answered `earlier`, or by untagged work (a
+    /// main-queue hop) while `earlier`'s answer was handled. A pager that fills the screen
+    /// chains its follow-ups this way.
+    public func isChained(_ later: Int, after earlier: Int) -> Bool {
+        lock.withLock {
+            guard later >= 1, later <= records.count, earlier >= 1, earlier <= records.count else {
+                return false
+            }
+            guard let trigger = records[later - 1].trigger else { return true }
+            return trigger == records[earlier - 1].trigger || completionOrigins[trigger] == earlier
+        }
+    }
+
     /// Every request so far, in order.
     public var requests: [RequestRecord] { lock.withLock { records } }
 
@@ -296,7 +348,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
                     + (record.cancelled ? ", cancelled" : "")
             }
             let pending = triggers.keys.sorted().compactMap { number -> String? in
-                guard let trigger = triggers[number], !trigger.returned else { return nil }
+                guard let trigger = triggers[number] else { return nil }
+                if trigger.returned {
+                    guard !trigger.workEnded else { return nil }
+                    return "trigger #\(number) \"\(trigger.name)\" returned, but a task it started "
+                        + "(and did not await) is still running"
+                }
                 return "trigger #\(number) \"\(trigger.name)\" at priority \(trigger.priority), "
                     + (trigger.evidence.map { "\($0)" } ?? "no evidence it is blocked")
             }
@@ -376,6 +433,29 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     // MARK: - Internals
 
+    /// Returns once every block queued on the main queue before the call has run.
+    private static func mainQueueBarrier() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { continuation.resume() }
+        }
+    }
+
+    /// Records an adapter problem for each request the spawned work of trigger `number` has
+    /// open while the trigger's body returns (called under the lock, as the body returns).
+    private func noteUnawaitedRequests(of number: Int) {
+        guard let owner = triggers[number] else { return }
+        for record in records
+        where record.trigger == number && !record.fromTriggerTask && record.answers == 0
+            && !record.isCallback
+        {
+            problems.append(
+                "request #\(record.number) is still open in work that \"\(owner.name)\" started "
+                    + "and did not await: the trigger returned first. An adapter's trigger must "
+                    + "await the work it starts (call the async method, not a wrapper that spawns "
+                    + "a Task and returns).")
+        }
+    }
+
     private enum Delivery {
         case resume(CheckedContinuation<Answer, any Error>)
         case callback(@Sendable (Result<Answer, any Error>) -> Void)
@@ -424,18 +504,21 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     ) -> Int {
         update {
             let number = self.records.count + 1
-            if let trigger = tag?.trigger, let owner = self.triggers[trigger], owner.returned {
+            if let trigger = tag?.trigger, let owner = self.triggers[trigger], owner.returned,
+                !owner.isCompletion
+            {
                 self.problems.append(
                     "request #\(number) came from work that \"\(owner.name)\" started and did not "
                         + "await: the trigger had already returned. An adapter's trigger must "
                         + "await the work it starts (call the async method, not a wrapper that "
                         + "spawns a Task and returns).")
             }
-            self.records.append(
-                RequestRecord(
-                    number: number, request: request, trigger: tag?.trigger,
-                    fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
-                    parked: callback != nil, priority: priority, isCallback: callback != nil))
+            var record = RequestRecord(
+                number: number, request: request, trigger: tag?.trigger,
+                fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
+                parked: callback != nil, priority: priority, isCallback: callback != nil)
+            record.taskIdentity = identity
+            self.records.append(record)
             if let callback {
                 self.callbacks[number] = callback
                 self.parkedVersion += 1
@@ -485,6 +568,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
                 joiner.identity == identity
             {
                 self.triggers[tag.trigger]?.evidence = .joined(request: number)
+            } else if let tag, let joiner = self.triggers[tag.trigger], !joiner.returned,
+                self.probing == nil
+            {
+                // Work the trigger spawned (an intermediate task) joined the load: the trigger
+                // may be waiting on that work; a probe will tell.
+                self.inheritedJoins[tag.trigger] = number
             } else if let probing = self.probing {
                 self.triggers[probing]?.evidence = .probed(request: number)
             }
@@ -527,6 +616,28 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         return result
     }
 
+    /// The open parked request that the task which made request `number` made after it, if any.
+    private func nextParking(after number: Int) -> Int? {
+        guard let identity = records.first(where: { $0.number == number })?.taskIdentity else {
+            return nil
+        }
+        return records.last { $0.number > number && $0.taskIdentity == identity && $0.parked && $0.answers == 0 && !$0.isCallback }?.number
+    }
+
+    /// Whether request `number` is parked and, for a completion-handler request, not answered
+    /// yet (its evidence lapses with the first answer).
+    private func isOpenParked(_ number: Int) -> Bool {
+        records.contains { $0.number == number && $0.parked && (!$0.isCallback || $0.answers == 0) }
+    }
+
+    /// Whether a trigger whose body returned has nothing left running: every task that inherited
+    /// its tag has ended, or that work is parked in the source (a completion handler's
+    /// follow-up load; for any other trigger, a request already reported as an adapter problem).
+    private func leftoverIsSettled(_ number: Int, _ trigger: TriggerState) -> Bool {
+        if trigger.workEnded { return true }
+        return records.contains { $0.trigger == number && $0.answers == 0 && ($0.parked || $0.isCallback) }
+    }
+
     /// Whether everything is settled, and which triggers to probe if not.
     private func evaluate() -> (seen: Int, done: Bool, probes: [Probe]) {
         let seen = version + 1
@@ -537,13 +648,34 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         var done = true
         var probes: [Probe] = []
         for number in triggers.keys.sorted() {
-            guard var trigger = triggers[number], !trigger.returned else { continue }
+            guard var trigger = triggers[number] else { continue }
+            if trigger.returned {
+                if !leftoverIsSettled(number, trigger) { done = false }
+                continue
+            }
             if let evidence = trigger.evidence {
                 if evidence == .callback { continue }
-                if let request = evidence.request,
-                    records.contains(where: { $0.number == request && $0.parked })
-                {
+                if let request = evidence.request, isOpenParked(request) {
                     continue
+                }
+                // The task it waits on was answered and parked again (a fill-the-screen chain
+                // or a serial queue in the same task): it still waits on that task.
+                if case .joined(let request) = evidence {
+                    if let next = nextParking(after: request) {
+                        trigger.evidence = .joined(request: next)
+                        triggers[number] = trigger
+                        continue
+                    }
+                    // Answered: the joined task runs on; it parks again or ends (an event),
+                    // unless the trigger already went on to work of its own (probed below).
+                    let ownWork = records.contains {
+                        $0.trigger == number && $0.number > request && $0.parked
+                            && $0.answers == 0 && !$0.isCallback
+                    }
+                    if !ownWork {
+                        done = false
+                        continue
+                    }
                 }
                 trigger.evidence = nil
             }
@@ -559,7 +691,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             // A trigger that spawned nothing still parked gets no guess: it will return, park
             // or join (an event) by itself; if it joins a load at its own priority, the
             // watchdog names that instead of a verdict resting on an assumption.
-            let spawned = parked.filter { $0.trigger == number && !$0.fromTriggerTask }
+            var spawned = parked.filter { $0.trigger == number && !$0.fromTriggerTask }
+            if let joined = inheritedJoins[number],
+                let record = parked.first(where: { $0.number == joined })
+            {
+                spawned.append(record)
+            }
             guard let target = spawned.last else {
                 triggers[number] = trigger
                 continue
@@ -580,11 +717,10 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             triggers[number] = trigger
         }
         if !done && probes.isEmpty {
-            done = triggers.values.allSatisfy { trigger in
-                trigger.returned || trigger.evidence == .callback
-                    || trigger.evidence.flatMap(\.request).map { request in
-                        records.contains { $0.number == request && $0.parked }
-                    } == true
+            done = triggers.allSatisfy { number, trigger in
+                (trigger.returned && leftoverIsSettled(number, trigger))
+                    || trigger.evidence == .callback
+                    || trigger.evidence.flatMap(\.request).map(isOpenParked) == true
             }
         }
         return (seen, done, probes)

@@ -9,9 +9,39 @@ public struct TriggerTag: Hashable, Sendable {
     public let trigger: Int
     /// The identity of the trigger's own task.
     let taskIdentity: Int
+    /// Held by every task that inherited the tag: when the last one ends, the kit knows no
+    /// work the trigger started is still running (an event, never a timer).
+    let lifetime: TriggerLifetime?
+
+    init(trigger: Int, taskIdentity: Int, lifetime: TriggerLifetime? = nil) {
+        self.trigger = trigger
+        self.taskIdentity = taskIdentity
+        self.lifetime = lifetime
+    }
 
     /// The tag of the work running now, if the kit started it.
     @TaskLocal public static var current: TriggerTag?
+
+    public static func == (lhs: TriggerTag, rhs: TriggerTag) -> Bool {
+        lhs.trigger == rhs.trigger && lhs.taskIdentity == rhs.taskIdentity
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(trigger)
+        hasher.combine(taskIdentity)
+    }
+}
+
+/// Calls `released` when the last task holding a trigger's tag ends: the trigger's own task,
+/// and every unstructured task it started (`Task {}` copies task-local values).
+final class TriggerLifetime: Sendable {
+    private let released: @Sendable () -> Void
+
+    init(released: @escaping @Sendable () -> Void) {
+        self.released = released
+    }
+
+    deinit { released() }
 }
 
 /// The identity of the task running now (its address, hashed), or `nil` outside a task.

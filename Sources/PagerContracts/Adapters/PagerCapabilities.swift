@@ -21,6 +21,9 @@ public struct PagerCapabilities: Hashable, Sendable {
         public static let refresh = Triggers(rawValue: 1 << 0)
         /// A trigger that loads several pages in a row to fill the screen.
         public static let fillScreen = Triggers(rawValue: 1 << 1)
+        /// The first load comes from an "appear" event (`onAppear`, `viewDidLoad`), not from
+        /// the bottom trigger: the kit calls `appear()` for each first load of the list.
+        public static let appear = Triggers(rawValue: 1 << 2)
     }
 
     /// How an async subject's loads complete (the async level only).
@@ -44,6 +47,20 @@ public struct PagerCapabilities: Hashable, Sendable {
     /// How many accepted pages in a row may add no visible item before the pager must stop
     /// loading automatically (P12). Three by default.
     public var noProgressLimit: Int
+    /// Whether the list has a query change at all (a filter, a search). A list with refresh
+    /// only (a directory) declares `false`: the contracts about an earlier query's answers
+    /// (P4, P5, P8) are then reported as not applicable, with that reason, and the others use
+    /// a refresh where they need a new generation.
+    public var changesQuery: Bool
+    /// Whether the pager stops automatic loading after ``noProgressLimit`` accepted pages in a
+    /// row that add nothing (P12, the default). `false` declares the other conforming shape: a
+    /// trigger loads at most one page that adds nothing and then waits for the user's next
+    /// trigger, never chaining by itself; P12 then checks exactly that.
+    public var stopsOnNoProgress: Bool
+    /// Whether the pager treats a cursor that repeats an earlier cursor of the query as a
+    /// protocol error (P10's recommended part, the default). `false` skips that part, with the
+    /// reason in the report; the required same-cursor check still runs.
+    public var detectsCursorCycles: Bool
 
     /// Creates capabilities.
     /// - Parameters:
@@ -51,14 +68,22 @@ public struct PagerCapabilities: Hashable, Sendable {
     ///   - triggers: Extra triggers: `.refresh`, `.fillScreen`.
     ///   - noProgressLimit: The P12 bound, 3 by default.
     ///   - loader: Async/await (default) or completion handlers, for the async level.
+    ///   - changesQuery: `false` for a list without any query change (refresh only).
+    ///   - stopsOnNoProgress: `false` for a pager that waits for the next trigger after a page
+    ///     that added nothing instead of counting such pages (P12).
+    ///   - detectsCursorCycles: `false` for a cursor pager without P10's cycle check.
     public init(
         pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3,
-        loader: Loader = .asyncAwait
+        loader: Loader = .asyncAwait, changesQuery: Bool = true, stopsOnNoProgress: Bool = true,
+        detectsCursorCycles: Bool = true
     ) {
         precondition(noProgressLimit >= 1, "noProgressLimit must be at least 1 page (P12)")
         self.pagination = pagination
         self.loader = loader
         self.triggers = triggers
         self.noProgressLimit = noProgressLimit
+        self.changesQuery = changesQuery
+        self.stopsOnNoProgress = stopsOnNoProgress
+        self.detectsCursorCycles = detectsCursorCycles
     }
 }

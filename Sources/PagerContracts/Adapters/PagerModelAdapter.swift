@@ -83,6 +83,11 @@ public protocol PagerModelAdapter: ConformanceAdapter {
     /// implemented; return the first request, and each next one from ``deliver(_:for:)``.
     mutating func fillScreen() throws -> PageRequest<Ticket>?
 
+    /// The list appeared (`onAppear`, `viewDidLoad`). Declare `.appear` when your first load
+    /// comes from it: the kit then calls it for each first load instead of ``bottomReached()``.
+    /// By default the same as ``bottomReached()``.
+    mutating func appear() throws -> PageRequest<Ticket>?
+
     /// The response to the request identified by `ticket` arrived (perhaps late, perhaps
     /// twice).
     /// - Returns: A request this response made the pager start (a pager that fills the
@@ -118,6 +123,11 @@ extension PagerModelAdapter {
     /// Throws ``PagerAdapterError/unsupportedTrigger(_:)``.
     public mutating func fillScreen() throws -> PageRequest<Ticket>? {
         throw PagerAdapterError.unsupportedTrigger("fillScreen")
+    }
+
+    /// The same as ``bottomReached()``.
+    public mutating func appear() throws -> PageRequest<Ticket>? {
+        try bottomReached()
     }
 }
 

@@ -49,6 +49,9 @@ public protocol AsyncPagerAdapter: ConformanceAdapter, Sendable {
     func retry() async throws
     /// Load pages until the screen is full. Declare `.fillScreen` when implemented.
     func fillScreen() async throws
+    /// The list appeared (`.task`, `onAppear`, `viewDidLoad`). Declare `.appear` when your first
+    /// load comes from it; by default the same as ``bottomReached()``.
+    func appear() async throws
     /// What the user sees now.
     func snapshot() async -> PagerSnapshot<ItemID>
     /// The ID your subject gives the item built from `row`.
@@ -69,6 +72,9 @@ extension AsyncPagerAdapter {
     public func fillScreen() async throws {
         throw PagerAdapterError.unsupportedTrigger("fillScreen")
     }
+
+    /// The same as ``bottomReached()``.
+    public func appear() async throws { try await bottomReached() }
 }
 
 extension AsyncPagerAdapter where ItemID == Int {

@@ -51,6 +51,16 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     }
 
     var triggerUnobservable: String? { scheduler.nextTriggerUnobservable }
+    private var lastTrigger: Int?
+
+    func isFollowUp(_ later: Int, of earlier: Int) -> Bool {
+        guard later < timelineOrder.count, earlier < timelineOrder.count else { return false }
+        return scheduler.isChained(timelineOrder[later], after: timelineOrder[earlier])
+    }
+
+    var lastTriggerWaits: Bool {
+        lastTrigger.map { !scheduler.outcome(ofTrigger: $0).returned } ?? false
+    }
 
     func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome {
         guard let adapter else { return .rejected("the subject was not created") }
@@ -61,8 +71,10 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
             case .refresh: try await adapter.refresh()
             case .retry: try await adapter.retry()
             case .fillScreen: try await adapter.fillScreen()
+            case .appear: try await adapter.appear()
             }
         }
+        lastTrigger = number
         await scheduler.settle()
         try checkAdapter()
         let started = report(newlyRegistered())

@@ -51,6 +51,34 @@ public final class PageSource: Sendable {
             PageLoad(query: query, position: .cursor(cursor)), completion: completion)
     }
 
+    /// Loads a page by number and calls `completion` on the main actor, for `@MainActor` code
+    /// whose completion handlers touch its state directly (no `@Sendable` wrapper needed).
+    ///
+    /// ```swift
+    /// source.load(query: query, page: page, onMainActor: { self.handle($0) })   // in @MainActor code
+    /// ```
+    @MainActor
+    public func load(
+        query: String, page: Int,
+        onMainActor completion: @escaping @MainActor (Result<PageResponse, any Error>) -> Void
+    ) {
+        scheduler.parkCallback(PageLoad(query: query, position: .page(page))) { result in
+            Task { @MainActor in completion(result) }
+        }
+    }
+
+    /// Loads a page by cursor and calls `completion` on the main actor (see
+    /// ``load(query:page:onMainActor:)``).
+    @MainActor
+    public func load(
+        query: String, cursor: String?,
+        onMainActor completion: @escaping @MainActor (Result<PageResponse, any Error>) -> Void
+    ) {
+        scheduler.parkCallback(PageLoad(query: query, position: .cursor(cursor))) { result in
+            Task { @MainActor in completion(result) }
+        }
+    }
+
     /// Waits in a completion-handler call: `start` receives a `done` closure to pass to your
     /// subject's completion handler. Use it in an adapter whose trigger should wait for the
     /// subject's own completion callback.

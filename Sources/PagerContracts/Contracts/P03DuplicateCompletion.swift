@@ -1,14 +1,10 @@
 extension PagerContract {
     /// P3: a response delivered twice is accepted once.
     static let duplicateCompletion = PagerContract("P3", requires: .init(redelivery: true)) { t in
-        let hint = "Accept a response only while its ticket is the one in flight, and clear the "
-            + "ticket when accepting: a completion handler that runs twice then finds no match."
-        let page1 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
-        try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
-        let page2 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2, after: "bottom reached after page 1")
-        try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
+        let hint = hint("P3")
+        try await t.loadFirstPage(rows: [1, 2, 3])
+        let page2 = try await t.requestNextPage(2, after: "bottom reached after page 1")
+        try await t.acceptPage(page2, rows: [4, 5, 6], visible: [1, 2, 3, 4, 5, 6], after: "page 2 arrived")
         let accepted = await t.state()
         try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
         try await t.expectUnchanged(
@@ -19,6 +15,7 @@ extension PagerContract {
             after: "bottom reached after page 2 was delivered twice",
             hint: "The next page position must advance once per request, not once per delivery.")
 
+        try await t.expectIgnoredWhileLoading("page 3")
         let loading = await t.state()
         try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
         try await t.expectUnchanged(

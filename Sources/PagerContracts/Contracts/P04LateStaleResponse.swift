@@ -1,21 +1,16 @@
 extension PagerContract {
-    /// P4: after a query change, a response to an earlier query's request changes nothing.
-    static let lateStaleResponse = PagerContract("P4") { t in
-        let hint = "Compare the response's whole ticket (generation and page, or cursor) with the "
-            + "one in flight before writing anything: page 2 of the old query has the same page "
-            + "number as page 2 of the new one, and cancelling the old request is not enough."
-        let a1 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
-        try await t.deliver(a1, rows: [1, 2, 3], hasMore: true)
-        let a2 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2, after: "bottom reached on query A")
+    /// P4: after a query change, a response to an earlier query's request changes nothing,
+    /// not even the next page position when nothing else is in flight.
+    static let lateStaleResponse = PagerContract("P4", requires: .init(queryChange: true)) { t in
+        let hint = hint("P4")
+        try await t.loadFirstPage(rows: [1, 2, 3])
+        let a2 = try await t.requestNextPage(2, after: "bottom reached on query A")
 
-        let b1 = try await t.firstPageRequest(
-            after: try await t.changeQuery(to: "B"), of: "the query change to B")
-        try await t.deliver(b1, rows: [101, 102], hasMore: true)
-        try await t.expectVisible([101, 102], after: "query B's first page arrived")
-        let b2 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2, after: "bottom reached on query B")
+        let b1 = try await t.switchQuery(to: "B")
+        try await t.acceptPage(
+            b1, rows: [101, 102], visible: [101, 102], after: "query B's first page arrived",
+            rule: "P4")
+        let b2 = try await t.requestNextPage(2, after: "bottom reached on query B")
         let loadingB2 = await t.state()
         try await t.deliver(a2, rows: [103, 104], hasMore: false)
         try await t.expectUnchanged(
@@ -23,8 +18,7 @@ extension PagerContract {
             after: "the late answer to \(a2), saying hasMore false, while page 2 of B loads",
             hint: hint)
 
-        let c1 = try await t.firstPageRequest(
-            after: try await t.changeQuery(to: "C"), of: "the query change to C")
+        let c1 = try await t.switchQuery(to: "C")
         let loadingC1 = await t.state()
         try await t.deliver(b2, rows: [201, 202], hasMore: false)
         try await t.expectUnchanged(
@@ -33,9 +27,26 @@ extension PagerContract {
                 + "C's first page", hint: hint)
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.expectVisible([201, 202], after: "query C's first page arrived")
-        try t.expectOneRequest(
+        let c2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2,
             after: "bottom reached on query C after the stale responses",
             hint: "A stale response must not end the list, advance the page or change the cursor.")
+
+        // A stale success with nothing else in flight: no current answer comes after it to
+        // overwrite a position it wrote before its ticket check.
+        let d1 = try await t.switchQuery(to: "D")
+        try await t.acceptPage(
+            d1, rows: [301, 302], visible: [301, 302], after: "query D's first page arrived")
+        let settled = await t.state()
+        try await t.deliver(c2, rows: [203, 204], hasMore: true)
+        try await t.expectUnchanged(
+            since: settled,
+            after: "the late answer to \(c2), with other rows and a next position, once D's "
+                + "first page was accepted and nothing is in flight", hint: hint)
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2,
+            after: "bottom reached on query D after that stale answer",
+            hint: "The stale answer wrote its next page or cursor before the ticket check: "
+                + "compare the ticket first, then write the position.")
     }
 }

@@ -1,13 +1,9 @@
 extension PagerContract {
     /// P6: a failure keeps the items, shows an error, and a retry asks for the same page.
     static let failureKeepsItems = PagerContract("P6") { t in
-        let samePage = "Advance the page position (or store the cursor) only when a response is "
-            + "accepted; a failure clears the in-flight ticket and nothing else."
-        let page1 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
-        try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
-        let page2 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2, after: "bottom reached after page 1")
+        let samePage = hint("P6")
+        try await t.loadFirstPage(rows: [1, 2, 3])
+        let page2 = try await t.requestNextPage(2, after: "bottom reached after page 1")
         try await t.fail(page2, with: .timeout)
         try await t.expectVisible(
             [1, 2, 3], after: "page 2 timed out",

@@ -1,28 +1,70 @@
 extension PagerContract {
-    /// P12 (recommended): pages that add nothing new stop automatic loading after a bound.
+    /// P12 (recommended): pages that add nothing new stop automatic loading after a bound,
+    /// whether the next request comes from a trigger or from the pager chaining loads itself.
     static let noProgressStall = PagerContract("P12") { t in
         let limit = t.capabilities.noProgressLimit
-        let hint = "Count accepted pages in a row that add no new visible item while the server "
-            + "says more; at the declared bound (\(limit)) stop loading automatically and report "
-            + "a stall, instead of chaining loads forever with the bottom sentinel on screen."
-        let page1 = try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 1, after: "the first bottom trigger")
-        try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
-        for page in 2...(limit + 1) {
-            let started = try await t.bottomReached()
-            if started.isEmpty && page > 2 {
-                t.section("loading stopped after \(page - 2) page(s) that added nothing")
-                return
+        let hint = hint("P12") + " The declared bound is \(limit)."
+        try await t.loadFirstPage(rows: [1, 2, 3])
+        if !t.capabilities.stopsOnNoProgress {
+            // Declared: each trigger loads at most one page that adds nothing, then waits.
+            for page in 2...(limit + 2) {
+                let started = try await t.bottomReached()
+                if started.isEmpty { return }
+                let request = try await t.setup("P1") {
+                    try t.expectOneRequest(
+                        started, forPage: page, after: "bottom reached (the last page added nothing new)")
+                }
+                let chained = try await t.deliver(
+                    request, rows: [1, 2, 3], hasMore: true, followUps: .returned)
+                try t.expectNoRequest(
+                    chained, after: "an accepted page that added nothing new",
+                    because: "the adapter declares stopsOnNoProgress: false: after a page that "
+                        + "adds nothing the pager waits for the next trigger", hint: hint)
             }
-            let request = try t.expectOneRequest(
-                started, forPage: page, after: "bottom reached (page \(page - 1) added nothing new)")
-            try await t.deliver(request, rows: [1, 2, 3], hasMore: true)
+            return
         }
-        try t.expectNoRequest(
-            try await t.bottomReached(), after: "bottom reached after \(limit) pages in a row added nothing",
-            because: "the bound of \(limit) pages without progress was reached", hint: hint)
+        var pending: [PageRequestRecord] = []
+        var empty = 0
+        var page = 2
+        while true {
+            var byItself = !pending.isEmpty
+            if pending.isEmpty {
+                pending = try await t.bottomReached()
+                byItself = false
+                if pending.isEmpty {
+                    if empty >= 1 {
+                        t.section("loading stopped after \(empty) page(s) that added nothing")
+                        if empty < limit { return }
+                        break
+                    }
+                    _ = try await t.setup("P1") {
+                        try t.expectOneRequest(
+                            pending, forPage: page, after: "bottom reached after page 1")
+                    }
+                }
+            }
+            let request = pending.removeFirst()
+            let how = byItself ? "the pager chained by itself" : "bottom reached"
+            if empty >= limit {
+                throw t.violation(
+                    "Expected no request after \(limit) accepted pages in a row added nothing "
+                        + "while the server said more, but \(how) started \(request).",
+                    expected: "requests: none (the bound of \(limit) pages without progress was reached)",
+                    actual: "requests: \(request)", hint: hint)
+            }
+            if !byItself {
+                _ = try await t.setup("P1") {
+                    try t.expectOneRequest(
+                        [request], forPage: page,
+                        after: "bottom reached (the last page added nothing new)")
+                }
+            }
+            pending += try await t.deliver(request, rows: [1, 2, 3], hasMore: true, followUps: .returned)
+            empty += 1
+            page += 1
+        }
         try await t.expectState(
             \.hasProtocolError, true, named: "the stall (protocol-error) state",
-            after: "the no-progress bound was reached", hint: hint)
+            after: "loading stopped on pages that added nothing", hint: hint)
     }
 }

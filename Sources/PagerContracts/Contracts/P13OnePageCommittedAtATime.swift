@@ -2,15 +2,14 @@ extension PagerContract {
     /// P13 (recommended): a fill-the-screen trigger commits each page before requesting the
     /// next, and a failure keeps what was committed.
     static let onePageCommittedAtATime = PagerContract("P13", requires: .init(triggers: .fillScreen)) { t in
-        let hint = "Commit each page through the same accept path as a bottom trigger before "
-            + "requesting the next; do not buffer the fill and commit it at the end."
+        let hint = hint("P13")
         let page1 = try t.expectOneRequest(
             try await t.fillScreen(), forPage: 1, after: "fill the screen")
-        let afterPage1 = try await t.deliver(page1, rows: [1, 2, 3], hasMore: true)
+        let afterPage1 = try await t.deliver(page1, rows: [1, 2, 3], hasMore: true, followUps: .returned)
         try await t.expectVisible([1, 2, 3], after: "page 1 of the fill arrived", hint: hint)
         let page2 = try t.expectOneRequest(
             afterPage1, forPage: 2, after: "page 1 of the fill arrived (3 items do not fill a screen)")
-        let afterPage2 = try await t.deliver(page2, rows: [4, 5, 6], hasMore: true)
+        let afterPage2 = try await t.deliver(page2, rows: [4, 5, 6], hasMore: true, followUps: .returned)
         try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "page 2 of the fill arrived", hint: hint)
         let page3 = try t.expectOneRequest(
             afterPage2, forPage: 3, after: "page 2 of the fill arrived (6 items do not fill a screen)")

@@ -18,6 +18,8 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
         public var triggers: PagerCapabilities.Triggers = []
         /// The contract delivers one response twice (a completion handler that runs twice).
         public var redelivery = false
+        /// The contract is about an earlier query's answers: it needs a query change.
+        public var queryChange = false
     }
 
     /// The catalogue entry: ID, name, rule, tier.
@@ -72,6 +74,11 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
         }
         if requirements.cursors && capabilities.pagination != .cursors {
             return .notApplicable(reason: "needs cursor pagination; the adapter uses page numbers")
+        }
+        if requirements.queryChange && !capabilities.changesQuery {
+            return .notApplicable(
+                reason: "needs a query change; the adapter declares none (changesQuery: false): "
+                    + "a list with refresh only has no earlier query whose answers could arrive late")
         }
         if requirements.triggers.contains(.refresh) && !capabilities.triggers.contains(.refresh) {
             return .notApplicable(reason: "needs a refresh trigger; the adapter declares none")

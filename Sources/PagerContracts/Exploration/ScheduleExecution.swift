@@ -208,6 +208,7 @@ final class ScheduleExecution {
             guard capabilities.triggers.contains(.fillScreen) else { return skip(step, "no fill-the-screen trigger declared") }
             text = "fill the screen" + (try await fire(.fillScreen))
         case .changeQuery:
+            guard capabilities.changesQuery else { return skip(step, "no query change declared") }
             let next = String(UnicodeScalar(UInt8(65 + (generationQueries + 1) % 26)))
             startGeneration(query: next)
             text = "query changed to \(next)" + (try await fire(.changeQuery(next)))

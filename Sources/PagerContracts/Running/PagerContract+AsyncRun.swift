@@ -30,7 +30,7 @@ extension PagerContract {
             ) { recorder in
                 let driver = AsyncPagerDriver<Adapter>(mode: mode, plan: plan)
                 await driver.prepare(recorder: recorder)
-                let timeline = PagerTimeline(driver: driver, recorder: recorder)
+                let timeline = PagerTimeline(driver: driver, recorder: recorder, contract: self.id)
                 do {
                     try await self.timeline(timeline)
                 } catch {
@@ -54,16 +54,26 @@ extension PagerContract {
 
 extension ImplementationUnderCheck {
     /// A bundled pager driven at the async level through `adapter`, under every delivery mode;
-    /// the explorer drives it too, picking one delivery mode per schedule from the seed.
+    /// the explorer drives it too, picking one delivery mode per schedule from the seed, unless
+    /// `explorable` is `false` (the explorer's generator does not yet use the appear trigger,
+    /// answer fill-the-screen follow-ups or wait for serial query changes: such pagers are
+    /// checked by the fixed contracts only).
     public static func asyncPager<Adapter: AsyncPagerAdapter>(
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
-        ledger: Ledger = []
+        ledger: Ledger = [], explorable: Bool = true
     ) -> ImplementationUnderCheck {
         pagerImplementation(
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
             kind: kind, level: .async, summary: summary, ledger: ledger,
             applicability: { $0.applicability(for: Adapter.capabilities, level: .async) },
             run: { contract, options in await contract.run(against: Adapter.self, options: options) },
-            explore: { options in await PagerExploration.explore(Adapter.self, options: options) })
+            explore: explorable ? exploreAsync(Adapter.self) : nil)
     }
+}
+
+/// The explorer's entry for an async adapter.
+private func exploreAsync<Adapter: AsyncPagerAdapter>(_ adapter: Adapter.Type)
+    -> @Sendable (ExplorationOptions) async -> ExplorationResult
+{
+    { options in await PagerExploration.explore(Adapter.self, options: options) }
 }

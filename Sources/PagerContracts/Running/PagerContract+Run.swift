@@ -16,7 +16,8 @@ extension PagerContract {
             descriptor, subject: String(describing: Adapter.self),
             applicability: applicability(for: Adapter.capabilities), watchdog: options.watchdog
         ) { recorder in
-            let timeline = PagerTimeline(driver: ModelPagerDriver<Adapter>(), recorder: recorder)
+            let timeline = PagerTimeline(
+                driver: ModelPagerDriver<Adapter>(), recorder: recorder, contract: self.id)
             try await self.timeline(timeline)
         }
     }

@@ -11,6 +11,8 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     var triggerUnobservable: String? { nil }
 
     func takeNotes() -> [String] { [] }
+    func isFollowUp(_ later: Int, of earlier: Int) -> Bool { true }
+    var lastTriggerWaits: Bool { false }
     func finish() async {}
 
     func perform(_ trigger: PagerTrigger) async -> TriggerOutcome {
@@ -22,6 +24,7 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
                 case .refresh: try adapter.refresh()
                 case .retry: try adapter.retry()
                 case .fillScreen: try adapter.fillScreen()
+                case .appear: try adapter.appear()
                 }
             return .started(register(request))
         } catch {

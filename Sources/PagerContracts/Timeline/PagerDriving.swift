@@ -30,6 +30,15 @@ protocol PagerDriving: AnyObject {
     /// and its answer, so that answer was not given right after the request.
     func stepSkipped()
 
+    /// Whether request `later` (an index, from 0) comes from the same work as the answer to
+    /// request `earlier`: a follow-up the pager chained (fill the screen), not a request of
+    /// another trigger that was waiting.
+    func isFollowUp(_ later: Int, of earlier: Int) -> Bool
+
+    /// Whether the last trigger fired is still running, blocked on an open request (a query
+    /// change that waits for the old request to finish).
+    var lastTriggerWaits: Bool { get }
+
     /// What the user sees now, in the kit's terms.
     func state() async -> PagerState
 

@@ -1,16 +1,34 @@
 import ConformanceKit
 
 extension PagerTimeline {
-    /// Fails the contract with a bug report at the current step.
+    /// Fails the contract with a bug report at the current step, or, inside a setup step that
+    /// depends on another rule (``setup(_:_:)``), blocks it by that rule, with that rule's hint.
     /// - Returns: The error that stops the timeline; `throw` it.
     public func violation(
         _ summary: String, expected: String? = nil, actual: String? = nil,
         difference: String? = nil, hint: String? = nil
     ) -> TimelineStop {
-        recorder.fail(
+        violation(
+            under: setupRule, summary, expected: expected, actual: actual, difference: difference,
+            hint: hint)
+    }
+
+    /// The violation of a check that depends on `rule` (`nil`: the contract's own rule).
+    func violation(
+        under rule: ContractID?, _ summary: String, expected: String? = nil,
+        actual: String? = nil, difference: String? = nil, hint: String? = nil
+    ) -> TimelineStop {
+        if let rule, rule != contract {
+            return recorder.block(
+                by: rule,
+                Violation(
+                    summary: summary, expected: expected, actual: actual, difference: difference,
+                    hint: PagerContract.hint(rule)))
+        }
+        return recorder.fail(
             Violation(
                 tier: tier, summary: summary, expected: expected, actual: actual,
-                difference: difference, hint: hint))
+                difference: difference, hint: hint ?? rule.flatMap { PagerContract.hints[$0] }))
     }
 
     /// Expects `started` to be exactly one request, for `page` of the current query (for
@@ -22,6 +40,7 @@ extension PagerTimeline {
         hint: String? = nil
     ) throws -> PageRequestRecord {
         let wanted = expectedPosition(forPage: page)
+        let page = actualPage(page)
         let wantedText = "one request for page \(page) of query \(query)"
             + (usesCursors ? " (\(wanted?.description ?? "the accepted cursor"))" : "")
         guard started.count == 1, let request = started.first else {
@@ -34,7 +53,10 @@ extension PagerTimeline {
         }
         let positionMatches = wanted.map { $0 == request.position } ?? (request.page == page)
         guard positionMatches, request.generation == generation else {
+            // Inside a setup step, the wrong cursor is the cursor rule's: P9.
+            let rule: ContractID? = usesCursors && setupRule != nil ? "P9" : setupRule
             throw violation(
+                under: rule,
                 "Expected \(action) to start \(wantedText), but it started \(request).",
                 expected: "position \(wanted?.description ?? "page \(page)")",
                 actual: "position \(request.position)",
@@ -63,7 +85,8 @@ extension PagerTimeline {
     public func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
         async throws
     {
-        let now = await state()
+        var now = await state()
+        now.visible.removeAll { if case .row(let id) = $0 { isFiller(id) } else { false } }
         let wanted = ids.map(VisibleItem.row)
         guard now.visible != wanted else { return }
         let wantedList = "[" + ids.map(String.init).joined(separator: ", ") + "]"
@@ -129,6 +152,21 @@ extension PagerTimeline {
     {
         if !started.isEmpty {
             return try expectOneRequest(started, forPage: 1, after: action)
+        }
+        let open = requests.filter { $0.generation < generation && answerCount(of: $0) == 0 }
+        if lastTriggerWaits, !open.isEmpty {
+            // A query change or refresh that waits for the old request to finish before it
+            // loads page 1 (a serial request queue): the old requests are answered now, stale.
+            section("\(action) waits for the earlier request to finish: the kit answers it now")
+            var resumed: [PageRequestRecord] = []
+            for stale in open {
+                resumed += try await deliver(
+                    stale, rows: [stale.number * 1_000 + 1], hasMore: false)
+            }
+            if !resumed.isEmpty {
+                return try expectOneRequest(
+                    resumed, forPage: 1, after: "\(action), once the earlier request finished")
+            }
         }
         let next = try await bottomReached()
         return try expectOneRequest(

@@ -20,10 +20,18 @@ public final class PagerTimeline {
     public private(set) var generation = 0
     /// Every request the pager started, in order.
     public private(set) var requests: [PageRequestRecord] = []
-    /// The tier of the findings from here on; a contract lowers it for its recommended part.
+    /// The tier of the contract's own findings from here on; a contract lowers it for its
+    /// recommended part. A setup step blocked by another rule takes that rule's tier instead.
     public var tier: ContractTier
+    /// The contract whose timeline this is.
+    public let contract: ContractID
+    /// The rule a setup step running now depends on (see ``setup(_:_:)``), or `nil` while the
+    /// contract checks its own rule.
+    public private(set) var setupRule: ContractID?
 
     private var answerCounts: [Int: Int] = [:]
+    private var followUpShift: [Int: Int] = [:]
+    private var fillerCount = 0
     private var cursorSources: [String: (query: String, generation: Int, page: Int)] = [:]
     private var acceptedCursors: [PageKey: String] = [:]
 
@@ -32,12 +40,40 @@ public final class PagerTimeline {
         let page: Int
     }
 
-    init(driver: any PagerDriving, recorder: TimelineRecorder) {
+    init(driver: any PagerDriving, recorder: TimelineRecorder, contract: ContractID) {
         self.driver = driver
         self.recorder = recorder
         self.capabilities = driver.capabilities
         self.tier = recorder.tier
+        self.contract = contract
     }
+
+    /// Runs a setup step: one that reaches the state the contract's rule is about and that
+    /// only holds if `rule` holds. A check failing inside it blocks the contract by `rule`
+    /// (reported with that rule's text and hint) instead of failing it, unless `rule` is the
+    /// contract's own. Nested setups keep the innermost rule.
+    public func setup<T>(_ rule: ContractID, _ body: () async throws -> T) async throws -> T {
+        let outer = setupRule
+        setupRule = rule
+        defer { setupRule = outer }
+        return try await body()
+    }
+
+    /// Why another trigger fired now could not be observed (the async level's priority ladder
+    /// is used up by the triggers still waiting), or `nil` when it can.
+    public var triggerUnobservable: String? { driver.triggerUnobservable }
+
+    /// Notes in the transcript that a check was left out, and why.
+    public func skipCheck(_ check: String, because reason: String) {
+        recorder.record("— not checked: \(check) (\(reason)) —")
+        recorder.note("Not checked: \(check), because \(reason).")
+    }
+
+    /// Whether the last trigger is still running, blocked on an open request.
+    var lastTriggerWaits: Bool { driver.lastTriggerWaits }
+
+    /// The number of times `request` was answered so far.
+    func answerCount(of request: PageRequestRecord) -> Int { answerCounts[request.number, default: 0] }
 
     /// Whether one response can be delivered twice at this level (see P3).
     public var canDeliverTwice: Bool { driver.canDeliverTwice }
@@ -75,6 +111,12 @@ public final class PagerTimeline {
         try await fire(.retry)
     }
 
+    /// The list appeared (the first load of an adapter that declares `.appear`).
+    @discardableResult
+    public func appear() async throws -> [PageRequestRecord] {
+        try await fire(.appear)
+    }
+
     /// A trigger that loads pages until the screen is full.
     @discardableResult
     public func fillScreen() async throws -> [PageRequestRecord] {
@@ -91,16 +133,100 @@ public final class PagerTimeline {
         case fixed(String?)
     }
 
+    /// What the kit does with requests a pager chains by itself in reaction to an answer (a
+    /// pager that fetches pages until a screenful is visible).
+    public enum FollowUps: Hashable, Sendable {
+        /// The kit answers each one at once with new rows (`hasMore` true), as a server would,
+        /// until the pager stops chaining; the contract's own page numbers then count from the
+        /// pages the contract delivered (the follow-ups shift the pager's page numbers, which
+        /// the kit accounts for), and the filler rows are left out of visible-item checks.
+        case answered
+        /// They are returned to the contract, which answers them itself (P12, P13).
+        case returned
+    }
+
+    /// The most follow-up requests the kit answers for one delivery before it calls the chain
+    /// endless.
+    static let followUpLimit = 24
+
     /// Delivers a page to `request`.
     /// - Parameters:
     ///   - request: The request to answer (it may be stale, or already answered).
     ///   - rows: The rows' kit IDs, in the server's order.
     ///   - hasMore: Whether the server says more pages exist.
     ///   - cursor: The cursor the response carries (cursor pagination only).
-    /// - Returns: Requests the pager started in response (a pager that fills the screen).
+    ///   - followUps: Whether the kit answers the requests the pager chains in reaction
+    ///     (default) or returns them.
+    /// - Returns: Requests the pager started in response that the kit did not answer.
     @discardableResult
     public func deliver(
-        _ request: PageRequestRecord, rows: [Int], hasMore: Bool, cursor: NextCursor = .generated
+        _ request: PageRequestRecord, rows: [Int], hasMore: Bool, cursor: NextCursor = .generated,
+        followUps: FollowUps = .answered
+    ) async throws -> [PageRequestRecord] {
+        let started = try await deliverOnce(request, rows: rows, hasMore: hasMore, cursor: cursor)
+        guard followUps == .answered, request.generation == generation else { return started }
+        return try await answerFollowUps(started, after: request, hasMore: hasMore)
+    }
+
+    /// Answers the current-generation requests in `started` with filler pages until the pager
+    /// stops chaining; returns the others.
+    private func answerFollowUps(
+        _ started: [PageRequestRecord], after request: PageRequestRecord, hasMore: Bool
+    ) async throws -> [PageRequestRecord] {
+        let chained = { (later: PageRequestRecord, earlier: PageRequestRecord) in
+            later.generation == self.generation
+                && self.driver.isFollowUp(later.number - 1, of: earlier.number - 1)
+        }
+        var queue = started.filter { chained($0, request) }
+        var others = started.filter { !chained($0, request) }
+        var answered = 0
+        while !queue.isEmpty {
+            let followUp = queue.removeFirst()
+            if !hasMore {
+                throw violation(
+                    under: setupRule == nil ? nil : "P7",
+                    "Expected no request after the answer to \(request) said there are no more "
+                        + "pages, but the pager chained \(followUp) by itself.",
+                    expected: "requests: none", actual: "requests: \(followUp)",
+                    hint: PagerContract.hint("P7"))
+            }
+            answered += 1
+            if answered > Self.followUpLimit {
+                throw violation(
+                    under: contract == "P12" ? nil : "P12",
+                    "Expected the pager to stop chaining requests once the screen was full, but "
+                        + "after the answer to \(request) it chained \(Self.followUpLimit) follow-ups "
+                        + "and then \(followUp).",
+                    expected: "a bounded fill", actual: "requests: \(answered)",
+                    hint: PagerContract.hint("P12"))
+            }
+            let fillerRows = (0..<Self.fillerPageSize).map { _ in nextFillerID() }
+            followUpShift[generation, default: 0] += 1
+            let more = try await deliverOnce(
+                followUp, rows: fillerRows, hasMore: true, cursor: .generated,
+                note: "a follow-up the pager chained: filler rows")
+            queue += more.filter { chained($0, followUp) }
+            others += more.filter { !chained($0, followUp) }
+        }
+        return others
+    }
+
+    /// Rows per filler page, the answer to a follow-up request.
+    static let fillerPageSize = 5
+    /// The first filler row's ID; filler rows never collide with a contract's own rows.
+    static let firstFillerID = 900_001
+
+    private func nextFillerID() -> Int {
+        defer { fillerCount += 1 }
+        return Self.firstFillerID + fillerCount
+    }
+
+    /// Whether `id` is a filler row the kit answered a follow-up with.
+    func isFiller(_ id: Int) -> Bool { id >= Self.firstFillerID }
+
+    private func deliverOnce(
+        _ request: PageRequestRecord, rows: [Int], hasMore: Bool, cursor: NextCursor,
+        note: String? = nil
     ) async throws -> [PageRequestRecord] {
         var nextCursor: String? = nil
         if usesCursors {
@@ -123,7 +249,7 @@ public final class PagerTimeline {
         }
         let response = PageResponse(
             rows: rows.map(PageRow.init(id:)), hasMore: hasMore, nextCursor: nextCursor)
-        return try await answer(request, with: .page(response))
+        return try await answer(request, with: .page(response), note: note)
     }
 
     /// Answers `request` with a failure.
@@ -162,12 +288,12 @@ public final class PagerTimeline {
         }
     }
 
-    private func answer(_ request: PageRequestRecord, with answer: PageAnswer) async throws
-        -> [PageRequestRecord]
-    {
+    private func answer(
+        _ request: PageRequestRecord, with answer: PageAnswer, note extra: String? = nil
+    ) async throws -> [PageRequestRecord] {
         let repeatCount = answerCounts[request.number, default: 0]
         answerCounts[request.number] = repeatCount + 1
-        var context: [String] = []
+        var context: [String] = extra.map { [$0] } ?? []
         if repeatCount > 0 { context.append("again: delivery \(repeatCount + 1)") }
         if request.generation != generation {
             context.append("stale: issued under query \(request.query), gen \(request.generation)")
@@ -205,8 +331,15 @@ public final class PagerTimeline {
         return record
     }
 
+    /// The pager's own number for the contract's page `page` of the current generation: the
+    /// follow-ups the kit answered before it shift it.
+    func actualPage(_ page: Int) -> Int {
+        page == 1 ? 1 : page + followUpShift[generation, default: 0]
+    }
+
     /// The position a correct pager asks for when loading `page` of the current generation.
     func expectedPosition(forPage page: Int) -> PagePosition? {
+        let page = actualPage(page)
         guard usesCursors else { return .page(page) }
         if page == 1 { return .cursor(nil) }
         return acceptedCursors[PageKey(generation: generation, page: page)].map(PagePosition.cursor)

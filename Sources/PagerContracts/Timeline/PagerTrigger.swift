@@ -5,6 +5,7 @@ enum PagerTrigger: Hashable, Sendable, CustomStringConvertible {
     case refresh
     case retry
     case fillScreen
+    case appear
 
     var description: String {
         switch self {
@@ -13,6 +14,7 @@ enum PagerTrigger: Hashable, Sendable, CustomStringConvertible {
         case .refresh: "refresh"
         case .retry: "retry"
         case .fillScreen: "fill the screen"
+        case .appear: "the list appeared"
         }
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import PagerContracts
+
+// Adapters for the buggy pagers written by an author who had not read the kit (their code is
+// in the files beside this one, unchanged; each marks its one bug with `// BUG:`).
+
+/// `StaleCursorBeforeGuardPager`: stores `page.nextCursor` above the generation guard.
+struct StaleCursorBeforeGuardPagerAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(
+        pagination: .cursors, triggers: [.refresh], stopsOnNoProgress: false,
+        detectsCursorCycles: false)
+    let model: StaleCursorBeforeGuardPager
+
+    init(source: PageSource) async {
+        model = await StaleCursorBeforeGuardPager(query: "A") { query, cursor in
+            let response = try await source.load(query: query, cursor: cursor)
+            return StaleCursorPage(
+                items: response.rows.map { StaleCursorItem(id: $0.stringID) },
+                nextCursor: response.nextCursor, hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setQuery(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil, hasProtocolError: model.isStalled)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
+
+/// `StalePageNumberBeforeGuardPager`: writes `nextPage = page + 1` above the generation guard.
+struct StalePageNumberBeforeGuardPagerAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(triggers: [.refresh], stopsOnNoProgress: false)
+    let model: StalePageNumberBeforeGuardPager
+
+    init(source: PageSource) async {
+        model = await StalePageNumberBeforeGuardPager(query: "A") { query, page in
+            let response = try await source.load(query: query, page: page)
+            return StalePageNumberPage(
+                items: response.rows.map { StalePageNumberItem(id: $0.stringID) },
+                hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setQuery(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
+
+/// `SelfChainingPager`: fetches the next page by itself while a page added nothing new.
+struct SelfChainingPagerAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(triggers: [.refresh], stopsOnNoProgress: false)
+    let model: SelfChainingPager
+
+    init(source: PageSource) async {
+        model = await SelfChainingPager(query: "A") { query, page in
+            let response = try await source.load(query: query, page: page)
+            return SelfChainingPage(
+                items: response.rows.map { SelfChainingItem(id: $0.stringID) },
+                hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setQuery(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
+
+/// `TrapOnRepeatedIDPager`: builds `Dictionary(uniqueKeysWithValues:)` over visible and new
+/// items, which traps on a repeated ID.
+struct TrapOnRepeatedIDPagerAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(triggers: [.refresh], stopsOnNoProgress: false)
+    let model: TrapOnRepeatedIDPager
+
+    init(source: PageSource) async {
+        model = await TrapOnRepeatedIDPager(query: "A") { query, page in
+            let response = try await source.load(query: query, page: page)
+            return TrapOnRepeatedIDPage(
+                items: response.rows.map { TrapOnRepeatedIDItem(id: $0.stringID) },
+                hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setQuery(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
+
+/// `MainQueueCallbackPager`: a completion-handler service whose completion the pager hops onto
+/// the main actor with `Task { @MainActor in … }`. Written as a correct pager; the kit found a
+/// real bug in it (P3: its ticket is the query generation only, so a completion that runs
+/// twice clears the loading state while the next page loads, and the next bottom trigger
+/// requests that page again). The adapter calls the callback-style triggers, as a
+/// view controller does (its `withCheckedContinuation` wrappers trap when a completion runs
+/// twice: "tried to resume its continuation more than once").
+struct MainQueueCallbackPagerAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(
+        triggers: [.refresh], loader: .completionHandler, stopsOnNoProgress: false)
+
+    /// The app's service protocol, served by the kit's page source.
+    struct KitService: MainQueueCallbackItemService {
+        let source: PageSource
+
+        func load(
+            query: String, page: Int,
+            completion: @escaping @Sendable (Result<MainQueueCallbackPage, any Error>) -> Void
+        ) {
+            source.load(query: query, page: page) { (result: Result<PageResponse, any Error>) in
+                completion(
+                    result.map { response in
+                        MainQueueCallbackPage(
+                            items: response.rows.map { MainQueueCallbackItem(id: $0.stringID) },
+                            hasMore: response.hasMore)
+                    })
+            }
+        }
+    }
+
+    let pager: MainQueueCallbackPager
+
+    init(source: PageSource) async {
+        pager = await MainQueueCallbackPager(query: "A", service: KitService(source: source))
+    }
+
+    func bottomReached() async { await pager.loadNextPage() }
+    func retry() async { await pager.retry(completion: nil) }
+    func changeQuery(to query: String) async { await pager.search(query, completion: nil) }
+    func refresh() async { await pager.refresh(completion: nil) }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: pager.visibleIDs, isLoading: pager.isLoading, hasMore: pager.hasMore,
+                showsError: pager.errorMessage != nil)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
