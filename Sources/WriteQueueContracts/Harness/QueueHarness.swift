@@ -44,6 +44,8 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         capabilities = A.capabilities
         ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
         stage = QueueStage(clock: clock)
+        let stage = stage
+        recorder.setWaitingDetail { stage.stateDescription }
         recorder.setWaiting(for: "the adapter to make storage")
         storage = try A.makeStorage()
     }

@@ -14,9 +14,10 @@ import Foundation
 /// - the triggers' work is idle on their ``TriggerExecutor`` (no child task of a pass is still
 ///   on its way to the transport), and, for each trigger,
 /// - it has returned; or a request sent under its task-local tag is parked; or it waits on the
-///   clock; or requests of its launch arrived with no tag (sent from the app's own
-///   `DispatchQueue` or a completion handler, where task-locals do not travel), at least one
-///   for each running trigger of that launch without other evidence.
+///   clock; or it awaits a task that waits on a parked request (seen through task-priority
+///   escalation, probed as the pager half does); or a request of its launch arrived with no tag
+///   (sent from the app's own `DispatchQueue`, `OperationQueue` or a completion handler, where
+///   task-locals do not travel) and is parked.
 final class QueueStage: @unchecked Sendable {
     private struct Trigger {
         let number: Int
@@ -24,11 +25,18 @@ final class QueueStage: @unchecked Sendable {
         let generation: Int
         var ending: String?
         var dead = false
+        var priority: UInt8 = 0
+        /// The parked-set version at which the trigger was last probed.
+        var probedAt = -1
+        /// Whether the trigger was ever seen joining a parked request.
+        var everJoined = false
     }
 
     private struct Parked {
         let send: ParkedSend
         let resume: @Sendable (Result<WriteResponse, any Error>) -> Void
+        /// The priority of the task waiting on it (raised when another task joins it).
+        var priority: UInt8
     }
 
     let clock: ManualClock
@@ -45,6 +53,13 @@ final class QueueStage: @unchecked Sendable {
     private var waiter: CheckedContinuation<Void, Never>?
     private var finishing = false
     private var deadInstances: Set<Int> = []
+    /// Triggers seen joining a parked request (their `await` on a task escalated it), by the
+    /// request's number.
+    private var joined: [Int: Int] = [:]
+    /// Changes whenever a request parks or is answered.
+    private var parkedVersion = 0
+    /// The trigger being probed right now (an escalation it causes names it).
+    private var probing: Int?
     private var events = 0
     private let executor: (any Sendable)?
 
@@ -77,11 +92,17 @@ final class QueueStage: @unchecked Sendable {
     func start(
         _ label: String, generation: Int, _ body: @escaping @Sendable () async throws -> Void
     ) -> Int {
-        let number = lock.withLock {
+        let (number, priority) = lock.withLock {
             triggerCount += 1
-            triggers[triggerCount] = Trigger(number: triggerCount, label: label, generation: generation)
+            // One rung above every parked request, so that a trigger awaiting the task that
+            // waits on one (a second pass joining the running pass) escalates it: the request's
+            // escalation handler then names the joiner.
+            let floor = parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+            let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
+            triggers[triggerCount] = Trigger(
+                number: triggerCount, label: label, generation: generation, priority: priority)
             live.insert(triggerCount)
-            return triggerCount
+            return (triggerCount, priority)
         }
         let run: @Sendable () async -> Void = {
             var ending = "returned"
@@ -96,9 +117,9 @@ final class QueueStage: @unchecked Sendable {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
             let executor = executor as? TriggerExecutor
         {
-            task = Task(executorPreference: executor) { await run() }
+            task = Task(executorPreference: executor, priority: TaskPriority(rawValue: priority)) { await run() }
         } else {
-            task = Task { await run() }
+            task = Task(priority: TaskPriority(rawValue: priority)) { await run() }
         }
         lock.withLock { tasks[number] = task }
         return number
@@ -167,10 +188,58 @@ final class QueueStage: @unchecked Sendable {
     /// answers it. Called by the transport.
     func park(_ request: WriteRequest, instance: Int, layout: RequestLayout) async throws -> WriteResponse {
         let trigger = TriggerContext.current
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                // The handler is installed before the request registers: a join after that must
+                // always produce an event.
+                let registered = RegisteredSend()
+                return try await withTaskPriorityEscalationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        registered.number = register(
+                            request, instance: instance, trigger: trigger, layout: layout, isCallback: false
+                        ) { continuation.resume(with: $0) }
+                    }
+                } onPriorityEscalated: { _, new in
+                    if let number = registered.number { self.noteJoin(of: number, at: new) }
+                }
+            }
+        #endif
         return try await withCheckedThrowingContinuation { continuation in
             register(request, instance: instance, trigger: trigger, layout: layout, isCallback: false) {
                 continuation.resume(with: $0)
             }
+        }
+    }
+
+    /// Another task escalated the one waiting on request `number`: it awaits that task. The
+    /// handler runs on the escalating task, so its task-local tag names the joining trigger.
+    private func noteJoin(of number: Int, at priority: TaskPriority) {
+        let joiner = TriggerContext.current
+        lock.withLock {
+            parked[number]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            if let joiner, parked[number]?.send.trigger != joiner, live.contains(joiner) {
+                joined[joiner] = number
+                triggers[joiner]?.everJoined = true
+            } else if let probing, live.contains(probing) {
+                joined[probing] = number
+                triggers[probing]?.everJoined = true
+            }
+        }
+        signal()
+    }
+
+    /// The raw priorities the runtime accepts, lowest first.
+    private static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
+
+    /// Why a trigger started now might not be seen joining a parked request, or `nil`: escalation
+    /// only raises a priority and only five raw priorities exist, so a request joined by several
+    /// triggers in turn sits at the top rung, and a further join escalates nothing.
+    var nextTriggerUnobservable: String? {
+        lock.withLock {
+            let floor = parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+            guard Self.ladder.filter({ $0 > floor }).isEmpty else { return nil }
+            return "a request is parked at the top task priority after earlier joins; a pass that "
+                + "joined it now could not be seen"
         }
     }
 
@@ -185,39 +254,51 @@ final class QueueStage: @unchecked Sendable {
             completion)
     }
 
+    @discardableResult
     private func register(
         _ request: WriteRequest, instance: Int, trigger: Int?, layout: RequestLayout, isCallback: Bool,
         _ resume: @escaping @Sendable (Result<WriteResponse, any Error>) -> Void
-    ) {
+    ) -> Int? {
         let (key, body) = layout.normalize(request)
-        let accepted: Bool = lock.withLock {
-            guard !finishing else { return false }
+        let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
+        let accepted: Int? = lock.withLock {
+            guard !finishing else { return nil }
             sendCount += 1
             let send = ParkedSend(
                 number: sendCount, trigger: trigger, instance: instance,
                 request: WriteRequest(idempotencyKey: key, body: body), rawBody: request.body,
                 isCallback: isCallback)
-            parked[sendCount] = Parked(send: send, resume: resume)
-            return true
+            parked[sendCount] = Parked(send: send, resume: resume, priority: priority)
+            parkedVersion += 1
+            return sendCount
         }
-        if accepted {
+        if accepted != nil {
             signal()
         } else {
             resume(.failure(CancellationError()))
         }
+        return accepted
     }
 
     /// Requests parked by live triggers, oldest first.
     var liveSends: [ParkedSend] {
         lock.withLock {
             parked.values.map(\.send).filter { send in
-                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else {
-                    return send.trigger == nil && !deadInstances.contains(send.instance)
-                        && hasRunningTrigger(instance: send.instance)
+                if isLaunchLevel(send) {
+                    return !deadInstances.contains(send.instance) && hasRunningTrigger(instance: send.instance)
                 }
-                return !trigger.dead
+                return !(send.trigger.flatMap { triggers[$0] }?.dead ?? true)
             }.sorted { $0.number < $1.number }
         }
+    }
+
+    /// Whether `send` is known only by its launch: it came with no trigger tag, or from work a
+    /// trigger of a live launch left running after it returned (a worker loop started at
+    /// launch). While another trigger of that launch runs, it counts for that launch; when none
+    /// runs, nothing awaits it (an orphan).
+    private func isLaunchLevel(_ send: ParkedSend) -> Bool {
+        guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
+        return trigger.ending != nil && !trigger.dead
     }
 
     private func hasRunningTrigger(instance: Int) -> Bool {
@@ -229,10 +310,8 @@ final class QueueStage: @unchecked Sendable {
     var orphanSends: [ParkedSend] {
         lock.withLock {
             parked.values.map(\.send).filter { send in
-                guard let trigger = send.trigger.flatMap({ triggers[$0] }) else {
-                    return !deadInstances.contains(send.instance) && !hasRunningTrigger(instance: send.instance)
-                }
-                return trigger.ending != nil && !trigger.dead
+                isLaunchLevel(send) && !deadInstances.contains(send.instance)
+                    && !hasRunningTrigger(instance: send.instance)
             }.sorted { $0.number < $1.number }
         }
     }
@@ -250,7 +329,10 @@ final class QueueStage: @unchecked Sendable {
 
     /// Answers a parked request.
     func resume(_ number: Int, with result: Result<WriteResponse, any Error>) {
-        let entry = lock.withLock { parked.removeValue(forKey: number) }
+        let entry = lock.withLock {
+            parkedVersion += 1
+            return parked.removeValue(forKey: number)
+        }
         entry?.resume(result)
     }
 
@@ -258,14 +340,114 @@ final class QueueStage: @unchecked Sendable {
 
     /// Returns when every live trigger has returned, or has a request parked, or waits on the
     /// clock. Events wake it; it never polls.
+    ///
+    /// A trigger with no evidence while the triggers' work is idle may be awaiting a task that
+    /// waits on a parked request (a pass joining the running pass through `await task.value`):
+    /// it is probed by raising its priority one rung above every parked request, and if the
+    /// escalation reaches a parked request inside that call, it waits on it. When the five
+    /// priorities are spent, a trigger seen joining before is taken as joined to the newest
+    /// parked request of its launch.
     func settle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let settled: Bool = lock.withLock {
-                if isSettledLocked() { return true }
-                waiter = continuation
-                return false
+        while true {
+            let (settled, probes, seen): (Bool, [Probe], Int) = lock.withLock {
+                if isSettledLocked() { return (true, [], events) }
+                return (false, probesLocked(), events)
             }
-            if settled { continuation.resume() }
+            if settled { return }
+            if !probes.isEmpty {
+                for probe in probes { run(probe) }
+                continue
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let moved: Bool = lock.withLock {
+                    if events != seen { return true }
+                    waiter = continuation
+                    return false
+                }
+                if moved { continuation.resume() }
+            }
+        }
+    }
+
+    private struct Probe {
+        let trigger: Int
+        let task: Task<Void, Never>
+        let priority: UInt8
+    }
+
+    private func probesLocked() -> [Probe] {
+        guard executorIsIdle else { return [] }
+        let asynchronous = parked.values.filter { !$0.send.isCallback }
+        guard !asynchronous.isEmpty else { return [] }
+        let waiting = Set(clock.waitingTriggers.compactMap { $0 })
+        let parkedBy = Set(parked.values.compactMap(\.send.trigger))
+        var probes: [Probe] = []
+        for number in live.sorted() {
+            guard var trigger = triggers[number], trigger.probedAt != parkedVersion,
+                !parkedBy.contains(number), !waiting.contains(number),
+                joined[number].map({ parked[$0] == nil }) ?? true, let task = tasks[number]
+            else { continue }
+            trigger.probedAt = parkedVersion
+            let floor = max(trigger.priority, asynchronous.map(\.priority).max() ?? 0)
+            if escalationAvailable, let rung = Self.ladder.first(where: { $0 > floor }) {
+                // One probe at a time: the next one's floor must see the priority this one raised.
+                trigger.priority = rung
+                triggers[number] = trigger
+                return [Probe(trigger: number, task: task, priority: rung)]
+            } else if trigger.everJoined,
+                let newest = asynchronous.filter({ $0.send.instance == trigger.generation })
+                    .max(by: { $0.send.number < $1.send.number })
+            {
+                joined[number] = newest.send.number
+            }
+            triggers[number] = trigger
+        }
+        return probes
+    }
+
+    private var escalationAvailable: Bool {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
+        #endif
+        return false
+    }
+
+    private func run(_ probe: Probe) {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                lock.withLock { probing = probe.trigger }
+                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
+                lock.withLock { probing = nil }
+            }
+        #endif
+    }
+
+    /// What the stage sees, for a watchdog message: each running trigger with its evidence, each
+    /// parked request, and whether the triggers' executor is idle.
+    var stateDescription: String {
+        lock.withLock {
+            let waiting = Set(clock.waitingTriggers.compactMap { $0 })
+            let running = live.sorted().compactMap { number -> String? in
+                guard let trigger = triggers[number] else { return nil }
+                let evidence: String
+                if parked.values.contains(where: { $0.send.trigger == number }) {
+                    evidence = "has a request parked"
+                } else if waiting.contains(number) {
+                    evidence = "waits on the clock"
+                } else if let request = joined[number], parked[request] != nil {
+                    evidence = "joined request #\(request)"
+                } else {
+                    evidence = "no evidence it is blocked"
+                }
+                return "\"\(trigger.label)\" (priority \(trigger.priority)): \(evidence)"
+            }
+            let requests = parked.values.map(\.send).sorted { $0.number < $1.number }.map { send in
+                "request #\(send.number) of launch #\(send.instance) "
+                    + (send.trigger.map { "from trigger #\($0)" } ?? "with no trigger tag")
+            }
+            return (running.isEmpty ? "no running trigger" : "running: " + running.joined(separator: "; "))
+                + "; " + (requests.isEmpty ? "no parked request" : "parked: " + requests.joined(separator: ", "))
+                + "; executor " + (executorIsIdle ? "idle" : "busy")
         }
     }
 
@@ -276,7 +458,6 @@ final class QueueStage: @unchecked Sendable {
     private func signal() {
         let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
             events += 1
-            guard waiter != nil, isSettledLocked() else { return nil }
             defer { waiter = nil }
             return waiter
         }
@@ -288,16 +469,21 @@ final class QueueStage: @unchecked Sendable {
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
         var untagged: [Int: Int] = [:]
-        for send in parked.values.map(\.send) where send.trigger == nil {
+        for send in parked.values.map(\.send) where isLaunchLevel(send) {
             untagged[send.instance, default: 0] += 1
         }
         var unexplained: [Int: Int] = [:]
         for trigger in live.compactMap({ triggers[$0] }) {
+            if let request = joined[trigger.number], parked[request] != nil { continue }
             if !parkedBy.contains(trigger.number) && !waiting.contains(trigger.number) {
                 unexplained[trigger.generation, default: 0] += 1
             }
         }
-        return unexplained.allSatisfy { instance, count in (untagged[instance] ?? 0) >= count }
+        // Requests that arrived with no tag came from the app's own machinery (a DispatchQueue,
+        // an OperationQueue, a completion handler): with the kit's executor idle, the launch's
+        // other triggers are taken as blocked behind them (a pass waiting for the operations its
+        // OperationQueue runs). `waitForPendingWork(in:)` lets that machinery run out first.
+        return unexplained.allSatisfy { instance, _ in (untagged[instance] ?? 0) > 0 }
     }
 
     // MARK: Finishing
@@ -328,4 +514,15 @@ private final class SignalRelay: @unchecked Sendable {
     }
 
     func fire() { target?() }
+}
+
+/// The number of a request being parked, shared with its escalation handler.
+private final class RegisteredSend: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+
+    var number: Int? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
 }
