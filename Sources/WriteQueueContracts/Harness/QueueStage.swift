@@ -381,7 +381,6 @@ final class QueueStage: @unchecked Sendable {
         guard !asynchronous.isEmpty else { return [] }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
-        var probes: [Probe] = []
         for number in live.sorted() {
             guard var trigger = triggers[number], trigger.probedAt != parkedVersion,
                 !parkedBy.contains(number), !waiting.contains(number),
@@ -402,7 +401,7 @@ final class QueueStage: @unchecked Sendable {
             }
             triggers[number] = trigger
         }
-        return probes
+        return []
     }
 
     private var escalationAvailable: Bool {
