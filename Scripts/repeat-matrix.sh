@@ -20,14 +20,11 @@ cells() {  # implementation, contract, outcome per line, sorted
 differing=0
 start=$(date +%s.%N)
 for i in $(seq 1 "$runs"); do
-    if ! "$binary" --json > "$work/run.json"; then
+    status=0
+    "$binary" --json > "$work/run.json" || status=$?
+    if [ "$status" -ne 0 ] || ! cells < "$work/run.json" | cmp -s - "$work/first"; then
         differing=$((differing + 1))
-        echo "run $i: exit status $?"
-        continue
-    fi
-    if ! cells < "$work/run.json" | cmp -s - "$work/first"; then
-        differing=$((differing + 1))
-        echo "run $i differs:"
+        echo "run $i differs (exit status $status):"
         cells < "$work/run.json" | diff "$work/first" - | head -5 || true
     fi
 done
