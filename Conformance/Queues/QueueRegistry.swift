@@ -197,11 +197,17 @@ extension BundledImplementations {
             .queue(
                 JitterBackoffOutboxAdapter.self, name: "JitterBackoffOutbox", kind: .adopter,
                 summary: "Second-trial actor over an in-memory store; full-jitter backoff on the clock "
-                    + "inside the flush (up to four sends per task per flush, cap 60 s)."),
+                    + "inside the flush (up to four sends per task per flush, cap 60 s).",
+                // Its passes join the running pass; over a 24-step schedule the joins outgrow
+                // the five task priorities the kit observes them with: fixed contracts only.
+                explorable: false),
             .queue(
                 MergingDraftQueueAdapter.self, name: "MergingDraftQueue", kind: .adopter,
                 summary: "Second-trial actor with create/update; a never-sent pending update absorbs the "
-                    + "next update to its entity (shallow JSON merge, one key); due times in storage (cap 300 s)."),
+                    + "next update to its entity (shallow JSON merge, one key); due times in storage (cap 300 s).",
+                // Its passes join the running pass; over a 24-step schedule the joins outgrow
+                // the five task priorities the kit observes them with: fixed contracts only.
+                explorable: false),
             .queue(
                 OperationQueueOutboxAdapter.self, name: "OperationQueueOutbox", kind: .adopter,
                 summary: "Second-trial class sending from a Foundation OperationQueue (two at a time), "
@@ -221,7 +227,10 @@ extension BundledImplementations {
             .queue(
                 PriorityOutboxAdapter.self, name: "PriorityOutbox", kind: .adopter,
                 summary: "Second-trial actor sending highest body priority first, ties by createdAt; due "
-                    + "times in storage (cap 300 s)."),
+                    + "times in storage (cap 300 s).",
+                // Its passes join the running pass; over a 24-step schedule the joins outgrow
+                // the five task priorities the kit observes them with: fixed contracts only.
+                explorable: false),
         ]
     }
 }

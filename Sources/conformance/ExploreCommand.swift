@@ -97,7 +97,7 @@ func runExplore(arguments: [String]) async -> Int32 {
                     implementation.kind == .mutant
                     ? "its bug needs more steps than a schedule has; its fixed contracts "
                         + implementation.ledger.contracts.map(\.rawValue).joined(separator: ", ") + " catch it"
-                    : "no explorer drives this implementation"
+                    : "left to its fixed contracts (see its registry entry)"
                 print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: \(reason)")
             }
             continue

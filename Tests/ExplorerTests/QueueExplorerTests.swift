@@ -46,10 +46,20 @@ struct PastedQueueExplorerOutput {
         ("CoalescingQueueThatSendsOlderBody", "Q12"),
         ("StuckSendingRowOutbox", "Q3"),
         ("ClientErrorMixupOutbox", "Q9"),
+        ("ShortLeaseOutbox", "Q7"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
     static let leftToTheirFixedContracts: Set<String> = ["BackoffWithoutCeilingOutbox"]
+
+    /// Correct queues the explorer cannot follow yet (passes joining the running pass outgrow the
+    /// five task priorities over a schedule); the fixed contracts check them.
+    static let correctQueuesNotExplored: Set<String> = ["JitterBackoffOutbox", "MergingDraftQueue", "PriorityOutbox"]
+
+    @Test func onlyTheNamedCorrectQueuesAreLeftToTheFixedContracts() {
+        let unexplored = BundledImplementations.queues.filter { $0.kind != .mutant && !$0.isExplorable }
+        #expect(Set(unexplored.map(\.name)) == Self.correctQueuesNotExplored)
+    }
 
     @Test func everyBundledQueueMutantIsListedHere() {
         let bundled = BundledImplementations.queues.filter { $0.kind == .mutant }
@@ -72,7 +82,7 @@ struct PastedQueueExplorerOutput {
         #expect(finding.shrunkSteps <= fixedSteps, "\(finding.scheduleLiteral)")
     }
 
-    @Test(arguments: BundledImplementations.queues.filter { $0.kind != .mutant }.map(\.name))
+    @Test(arguments: BundledImplementations.queues.filter { $0.kind != .mutant && $0.isExplorable }.map(\.name))
     func explorerStaysSilentOnCorrectQueues(_ name: String) async throws {
         let implementation = try #require(BundledImplementations.queues.first { $0.name == name })
         let result = try #require(await implementation.explore(Self.options))

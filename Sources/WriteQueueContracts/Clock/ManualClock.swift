@@ -48,6 +48,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
         let deadline: Instant
         let trigger: Int?
         let continuation: CheckedContinuation<Void, any Error>
+        /// The priority of the waiting task (raised when another task joins it).
+        var priority: UInt8
     }
 
     private let lock = NSLock()
@@ -58,6 +60,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private var nextID = 0
     private var closed = false
     private var observers: [@Sendable () -> Void] = []
+    private var joinObservers: [@Sendable (Int?) -> Void] = []
     private var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var lastDateRead: Date?
 
@@ -123,7 +126,33 @@ public final class ManualClock: Clock, @unchecked Sendable {
             nextID += 1
             return nextID
         }
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                // A task that awaits the waiting one (a pass joining a pass that waits for its
+                // backoff) escalates it: the settling machinery learns who joined.
+                try await withTaskPriorityEscalationHandler {
+                    try await suspend(id: id, until: deadline)
+                } onPriorityEscalated: { _, new in
+                    self.noteEscalation(of: id, to: new)
+                }
+                return
+            }
+        #endif
+        try await suspend(id: id, until: deadline)
+    }
+
+    private func noteEscalation(of id: Int, to priority: TaskPriority) {
+        let (trigger, observers): (Int??, [@Sendable (Int?) -> Void]) = lock.withLock {
+            sleepers[id]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            return (sleepers[id].map(\.trigger), joinObservers)
+        }
+        guard let trigger else { return }
+        for observer in observers { observer(trigger) }
+    }
+
+    private func suspend(id: Int, until deadline: Instant) async throws {
         let trigger = TriggerContext.current
+        let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (immediate, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
@@ -133,7 +162,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
                         }
                         if deadline <= current { return (.success(()), []) }
                         sleepers[id] = Sleeper(
-                            id: id, deadline: deadline, trigger: trigger, continuation: continuation)
+                            id: id, deadline: deadline, trigger: trigger, continuation: continuation,
+                            priority: priority)
                         return (nil, takeSatisfiedWatchers())
                     }
                 if let immediate {
@@ -260,6 +290,17 @@ public final class ManualClock: Clock, @unchecked Sendable {
         }
         for sleeper in waiting { sleeper.continuation.resume(throwing: CancellationError()) }
         for watcher in watchers { watcher.resume() }
+    }
+
+    /// Calls `observer` when a task awaiting a waiting task escalates it, with the waiting
+    /// trigger, on the escalating task (the settling machinery learns who joined).
+    func addJoinObserver(_ observer: @escaping @Sendable (Int?) -> Void) {
+        lock.withLock { joinObservers.append(observer) }
+    }
+
+    /// The highest priority of a live wait, or `nil` when nothing waits.
+    var highestWaitPriority: UInt8? {
+        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.priority).max() }
     }
 
     /// Calls `observer` after every new wait (the settling machinery listens).

@@ -252,7 +252,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         // A queue that works on its own DispatchQueue can be about to send more while the stage
         // looks settled: its adapter's barrier lets that work run out; settle again until a
         // barrier sees nothing move.
-        for _ in 0..<64 {
+        for _ in 0..<64 where stage.hasLaunchLevelSends {
             let before = stage.eventCount
             recorder.setWaiting(for: "the adapter's waitForPendingWork to return (\(what))")
             for queue in liveQueues { await A.waitForPendingWork(in: queue) }
@@ -505,7 +505,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
             // A queue may keep its next due time in storage and skip tasks that are not due,
             // without waiting on the clock: step the clock and run another pass, as a sync
             // timer would.
-            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit {
+            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit,
+                try await storageHoldsPending(operations)
+            {
                 clock.advance(by: step)
                 stepped += step
                 quietPasses += 1
@@ -516,6 +518,16 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         }
         recordStepping()
         return (nil, stepped)
+    }
+
+    /// Whether storage still holds one of `operations` as pending: a task that left storage or
+    /// stopped will not be sent however long the clock moves.
+    private func storageHoldsPending(_ operations: [QueueOperation]) async throws -> Bool {
+        for operation in operations {
+            let status = try await persistedTask(for: operation)?.status
+            if status == .pending || status == .inFlight { return true }
+        }
+        return false
     }
 
     /// The violation for operations the queue did not send, with a hint from what storage shows.

@@ -56,6 +56,8 @@ final class QueueStage: @unchecked Sendable {
     /// Triggers seen joining a parked request (their `await` on a task escalated it), by the
     /// request's number.
     private var joined: [Int: Int] = [:]
+    /// Triggers seen joining a trigger that waits on the clock, by the waiting trigger.
+    private var joinedClock: [Int: Int] = [:]
     /// Changes whenever a request parks or is answered.
     private var parkedVersion = 0
     /// The trigger being probed right now (an escalation it causes names it).
@@ -73,6 +75,7 @@ final class QueueStage: @unchecked Sendable {
         }
         signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
+        clock.addJoinObserver { [weak self] waiting in self?.noteClockJoin(of: waiting) }
     }
 
     /// Whether the triggers' executor has no job queued or running (always, where task
@@ -97,7 +100,9 @@ final class QueueStage: @unchecked Sendable {
             // One rung above every parked request, so that a trigger awaiting the task that
             // waits on one (a second pass joining the running pass) escalates it: the request's
             // escalation handler then names the joiner.
-            let floor = parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+            let floor = max(
+                parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0,
+                clock.highestWaitPriority ?? 0)
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
             triggers[triggerCount] = Trigger(
                 number: triggerCount, label: label, generation: generation, priority: priority)
@@ -222,6 +227,23 @@ final class QueueStage: @unchecked Sendable {
                 triggers[joiner]?.everJoined = true
             } else if let probing, live.contains(probing) {
                 joined[probing] = number
+                triggers[probing]?.everJoined = true
+            }
+        }
+        signal()
+    }
+
+    /// A task awaiting one that waits on the clock escalated it: the joining trigger (the
+    /// escalating task's tag, or the trigger being probed) waits on that trigger's wait.
+    private func noteClockJoin(of waiting: Int?) {
+        let joiner = TriggerContext.current
+        lock.withLock {
+            guard let waiting else { return }
+            if let joiner, joiner != waiting, live.contains(joiner) {
+                joinedClock[joiner] = waiting
+                triggers[joiner]?.everJoined = true
+            } else if let probing, probing != waiting, live.contains(probing) {
+                joinedClock[probing] = waiting
                 triggers[probing]?.everJoined = true
             }
         }
@@ -378,16 +400,18 @@ final class QueueStage: @unchecked Sendable {
     private func probesLocked() -> [Probe] {
         guard executorIsIdle else { return [] }
         let asynchronous = parked.values.filter { !$0.send.isCallback }
-        guard !asynchronous.isEmpty else { return [] }
+        let waitPriority = clock.highestWaitPriority
+        guard !asynchronous.isEmpty || waitPriority != nil else { return [] }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
         for number in live.sorted() {
             guard var trigger = triggers[number], trigger.probedAt != parkedVersion,
                 !parkedBy.contains(number), !waiting.contains(number),
-                joined[number].map({ parked[$0] == nil }) ?? true, let task = tasks[number]
+                joined[number].map({ parked[$0] == nil }) ?? true,
+                joinedClock[number].map({ !waiting.contains($0) }) ?? true, let task = tasks[number]
             else { continue }
             trigger.probedAt = parkedVersion
-            let floor = max(trigger.priority, asynchronous.map(\.priority).max() ?? 0)
+            let floor = max(trigger.priority, asynchronous.map(\.priority).max() ?? 0, waitPriority ?? 0)
             if escalationAvailable, let rung = Self.ladder.first(where: { $0 > floor }) {
                 // One probe at a time: the next one's floor must see the priority this one raised.
                 trigger.priority = rung
@@ -419,6 +443,12 @@ final class QueueStage: @unchecked Sendable {
                 lock.withLock { probing = nil }
             }
         #endif
+    }
+
+    /// Whether a parked request is known only by its launch (no trigger tag): only then can the
+    /// app's own machinery be about to send more, and the adapter's barrier is worth a call.
+    var hasLaunchLevelSends: Bool {
+        lock.withLock { parked.values.contains { isLaunchLevel($0.send) } }
     }
 
     /// What the stage sees, for a watchdog message: each running trigger with its evidence, each
@@ -474,6 +504,7 @@ final class QueueStage: @unchecked Sendable {
         var unexplained: [Int: Int] = [:]
         for trigger in live.compactMap({ triggers[$0] }) {
             if let request = joined[trigger.number], parked[request] != nil { continue }
+            if let other = joinedClock[trigger.number], waiting.contains(other) { continue }
             if !parkedBy.contains(trigger.number) && !waiting.contains(trigger.number) {
                 unexplained[trigger.generation, default: 0] += 1
             }

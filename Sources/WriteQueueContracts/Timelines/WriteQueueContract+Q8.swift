@@ -9,7 +9,7 @@ extension WriteQueueContract {
     ///
     /// A queue that waits on the clock is measured exactly (the kit moves the clock to the
     /// deadline it waits for). A queue that keeps due times in storage and waits on nothing is
-    /// measured by moving the clock in steps of 1/256 of the cap (at least 1 ms) and running a
+    /// measured by moving the clock in steps of 1/64 of the cap (at least 1 ms) and running a
     /// pass after each, so a delay is known to within one step, whatever the base and the cap;
     /// comparisons allow that step. A queue declared ``QueueBackoff/uncapped`` is measured until
     /// its delay stops growing or passes a day: with no ceiling, it fails.
@@ -98,11 +98,11 @@ extension WriteQueueContract {
         try await h.drive { _ in .serve }
     }
 
-    /// How finely a due-time queue's delay is measured: 1/256 of the cap (or, with no cap
-    /// declared, of 16 times the previous delay), and never below 1 ms.
+    /// How finely a due-time queue's delay is measured: 1/64 of the cap (or, with no cap
+    /// declared, of 4 times the previous delay), and never below 1 ms.
     private static func resolution(cap: Duration?, previous: Duration?) -> Duration {
-        let scale = cap ?? (previous ?? .seconds(1)) * 16
-        return max(.milliseconds(1), scale / 256)
+        let scale = cap ?? (previous ?? .seconds(1)) * 4
+        return max(.milliseconds(1), scale / 64)
     }
 
     /// The stop for a retry that never came after a 503: the task left storage or stopped,
