@@ -80,11 +80,16 @@ public actor TicketOutbox {
                 continue
             }
             // Mutant: sendsWithoutLease skips the lease.
+            // Each delivery holds its own lease: with one owner per instance, a pass whose request
+            // outlived its lease released the lease another pass of the same instance had taken
+            // over, and retried beside it (the explorer found it once Q7 judged requests started
+            // within the request timeout).
+            let lease = UUID()
             if defect != .sendsWithoutLease {
-                guard store.acquireLease(item.id, owner: owner, now: now, expires: now + Self.leaseDuration) else { continue }
+                guard store.acquireLease(item.id, owner: lease, now: now, expires: now + Self.leaseDuration) else { continue }
             }
             let keepGoing = await deliver(item)
-            store.releaseLease(item.id, owner: owner)
+            store.releaseLease(item.id, owner: lease)
             if !keepGoing { return }
         }
     }

@@ -25,7 +25,7 @@ public struct ExplorationOptions: Hashable, Sendable {
     ///   - watchdog: The limit for replaying the shrunk schedule.
     public init(
         strategy: ExplorationStrategy = .random(seed: 1), budget: Int = 2_000, maxSteps: Int = 24,
-        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = .seconds(10)
+        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = .seconds(30)
     ) {
         self.strategy = strategy
         self.budget = max(1, budget)

@@ -238,8 +238,11 @@ extension QueueScheduleExecution {
                         : "The same bytes cannot become valid by being sent again: stop the task (only statuses declared retryable are retried).")
             }
             defer { unknownOutcome[identity] = nil }
+            // A pass that waited for a lease another request of the same task holds waited for
+            // that request, not for a backoff: only a wait with no twin in flight is judged.
+            let twinInFlight = h.openSends.contains { Identity($0.request) == identity && $0.number != send.number }
             guard movedClock, let cap = capabilities.backoffCap, let unknown = unknownOutcome[identity],
-                unknown.trigger == send.trigger
+                unknown.trigger == send.trigger, !twinInFlight
             else { continue }
             // The wait that just ended began at the pass's last answer, no earlier.
             let began = max(unknown.at, lastAnswerAt[send.trigger] ?? unknown.at)
