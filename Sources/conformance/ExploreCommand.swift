@@ -93,11 +93,11 @@ func runExplore(arguments: [String]) async -> Int32 {
     for implementation in selected {
         guard let result = await implementation.explore(options) else {
             if !json {
+                let contracts = implementation.ledger.contracts.map(\.rawValue).joined(separator: ", ")
                 let reason =
-                    implementation.kind == .mutant
-                    ? "its bug needs more steps than a schedule has; its fixed contracts "
-                        + implementation.ledger.contracts.map(\.rawValue).joined(separator: ", ") + " catch it"
-                    : "left to its fixed contracts (see its registry entry)"
+                    implementation.kind == .mutant && !contracts.isEmpty
+                    ? "left to its fixed contracts \(contracts), which catch it (its registry entry says why)"
+                    : "left to its fixed contracts (its registry entry says why)"
                 print("\(implementation.name) (\(implementation.kind.rawValue), \(implementation.level.rawValue)): not explored: \(reason)")
             }
             continue
