@@ -12,74 +12,30 @@ import Foundation
 /// - Returns: 0 exactly when every mutant is found with a shrunk schedule no longer than its
 ///   fixed timeline and no reference or adopter is flagged; 1 otherwise; 2 for bad arguments.
 func runExplore(arguments: [String]) async -> Int32 {
-    var remaining = arguments[...]
-    if remaining.first == "explore" { remaining = remaining.dropFirst() }
-    var seed: UInt64 = 1
-    var budget = 2_000
-    var maxSteps = 24
-    var depth: Int?
-    var json = false
-    var verbose = false
-    var filter: String?
-    var jobs: Int?
-    var families: Set<ExploredFamily> = [.pagers, .queues]
-    var htmlPath: String?
-    let usage = """
-        usage: conformance explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--json] [--html PATH] [--verbose] [--implementation NAME]
-
-          --seed S                the seed of every random choice (default 1); printed with each finding
-          --budget N              the most schedules per implementation (default 2000)
-          --steps N               the length of each random schedule (default 24)
-          --depth D               bounded exhaustive search to D steps instead of random schedules (duplicate states pruned)
-          --jobs N                schedules run at once (default: every core)
-          --pagers                only the pagers (I1–I6)
-          --queues                only the write queues (I7–I9 and the Q rules one state can break)
-          --json                  one JSON object per implementation
-          --html PATH             also write the findings as one self-contained HTML page
-          --verbose               print each finding's bug report and regression test
-          --implementation NAME   only implementations whose name contains NAME
-        """
-    func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("conformance explore: \(message)\n\(usage)\n".utf8))
-        return 2
+    let parsed: ParsedArguments
+    do {
+        parsed = try ParsedArguments(arguments.drop { $0 == "explore" }, for: exploreSubcommand)
+    } catch {
+        return CommandLineSyntax.fail(error, exploreSubcommand)
     }
-    func number(_ flag: String) -> Int? {
-        remaining.popFirst().flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    if parsed.isSet("--help") {
+        print(exploreSubcommand.usage)
+        return 0
     }
-    while let argument = remaining.popFirst() {
-        switch argument {
-        case "--seed":
-            guard let value = remaining.popFirst().flatMap({ UInt64($0) }) else { return fail("--seed needs a number") }
-            seed = value
-        case "--budget":
-            guard let value = number(argument) else { return fail("--budget needs a positive number") }
-            budget = value
-        case "--steps":
-            guard let value = number(argument) else { return fail("--steps needs a positive number") }
-            maxSteps = value
-        case "--depth":
-            guard let value = number(argument) else { return fail("--depth needs a positive number") }
-            depth = value
-        case "--jobs":
-            guard let value = number(argument) else { return fail("--jobs needs a positive number") }
-            jobs = value
-        case "--pagers": families = [.pagers]
-        case "--queues": families = [.queues]
-        case "--json": json = true
-        case "--html":
-            guard let value = remaining.popFirst() else { return fail("--html needs a file path") }
-            htmlPath = value
-        case "--verbose", "-v": verbose = true
-        case "--implementation":
-            guard let value = remaining.popFirst() else { return fail("--implementation needs a name") }
-            filter = value
-        case "--help", "-h":
-            print(usage)
-            return 0
-        default:
-            return fail("unknown argument \"\(argument)\"")
-        }
+    guard !(parsed.isSet("--pagers") && parsed.isSet("--queues")) else {
+        return CommandLineSyntax.fail(UsageError(description: "give --pagers or --queues, not both"), exploreSubcommand)
     }
+    let seed = parsed.value("--seed").flatMap { UInt64($0) } ?? 1
+    let budget = parsed.number("--budget") ?? 2_000
+    let maxSteps = parsed.number("--steps") ?? 24
+    let depth = parsed.number("--depth")
+    let json = parsed.isSet("--json")
+    let verbose = parsed.isSet("--verbose")
+    let filter = parsed.value("--implementation")
+    let jobs = parsed.number("--jobs")
+    let families: Set<ExploredFamily> =
+        parsed.isSet("--pagers") ? [.pagers] : parsed.isSet("--queues") ? [.queues] : [.pagers, .queues]
+    let htmlPath = parsed.value("--html")
     let options = ExplorationOptions(
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
         maxSteps: maxSteps, parallelism: jobs)
@@ -145,3 +101,33 @@ enum ExploredFamily: Hashable {
     case pagers
     case queues
 }
+
+/// `conformance explore`'s synopsis, summary and options.
+let exploreSubcommand = Subcommand(
+    name: "explore",
+    synopsis: [
+        "explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--json] [--html PATH] [--verbose] [--implementation NAME]"
+    ],
+    summary: """
+        Explores every bundled pager and write queue through generated schedules, checks the
+        invariants after every step, and prints what it found per implementation, each finding
+        shrunk and named by its contract. Exits 0 exactly when every mutant is found and no
+        reference or adopter is flagged.
+        """,
+    options: [
+        CommandOption(
+            "--seed", value: .unsignedNumber("S"),
+            help: "the seed of every random choice (default 1); printed with each finding"),
+        CommandOption("--budget", value: .positiveNumber("N"), help: "the most schedules per implementation (default 2000)"),
+        CommandOption("--steps", value: .positiveNumber("N"), help: "the length of each random schedule (default 24)"),
+        CommandOption(
+            "--depth", value: .positiveNumber("D"),
+            help: "bounded exhaustive search to D steps instead of random schedules (duplicate states pruned)"),
+        CommandOption("--jobs", value: .positiveNumber("N"), help: "schedules run at once (default: every core)"),
+        CommandOption("--pagers", help: "only the pagers (I1–I6)"),
+        CommandOption("--queues", help: "only the write queues (I7–I9 and the Q rules one state can break)"),
+        CommandOption("--json", help: "one JSON object per implementation"),
+        CommandOption("--html", value: .text("PATH"), help: "also write the findings as one self-contained HTML page"),
+        CommandOption("--verbose", "-v", help: "print each finding's bug report and regression test"),
+        CommandOption("--implementation", value: .text("NAME"), help: "only implementations whose name contains NAME"),
+    ])

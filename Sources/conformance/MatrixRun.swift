@@ -10,25 +10,16 @@ struct MatrixRun {
     let uncaughtContracts: [ContractID]
     let seconds: Double
 
-    /// Runs every selected implementation against every selected contract.
-    static func execute(_ options: CommandOptions) async -> MatrixRun {
+    /// Runs every selected implementation against every selected contract, in this process.
+    ///
+    /// - Parameters:
+    ///   - options: The command line's selection.
+    ///   - worker: What the supervising process asks of this one (see ``MatrixWorkerPlan``);
+    ///     `nil` when there is no supervisor, so implementations that trap are left out.
+    static func execute(_ options: CommandOptions, worker: MatrixWorkerPlan? = nil) async -> MatrixRun {
         let start = ContinuousClock.now
-        let implementations = BundledImplementations.all.filter { implementation in
-            options.implementationFilter.map { implementation.name.contains($0) } ?? true
-        }
-        let cells = implementations.flatMap { implementation in
-            implementation.contracts
-                .filter { options.contractFilter.isEmpty || options.contractFilter.contains($0.id.rawValue) }
-                .map { (implementation, $0.id) }
-        }
-        let entries = await withTaskGroup(of: (Int, MatrixEntry).self) { group in
-            for (index, cell) in cells.enumerated() {
-                group.addTask { (index, await cell.0.matrixEntry(for: cell.1)) }
-            }
-            var results: [(Int, MatrixEntry)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let implementations = selectedImplementations(options, worker: worker)
+        let entries = await run(cells(options, worker: worker), worker: worker)
         let ledgerErrors = implementations.flatMap { implementation in
             implementation.unknownLedgerEntries.map {
                 "\(implementation.name): the ledger names \($0.contract), which is not a contract of its family"
@@ -45,9 +36,74 @@ struct MatrixRun {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
+    /// The implementations the options select: every bundled one, and those that trap when a
+    /// supervisor contains them.
+    static func selectedImplementations(_ options: CommandOptions, worker: MatrixWorkerPlan?)
+        -> [ImplementationUnderCheck]
+    {
+        let bundled = BundledImplementations.all + (worker == nil ? [] : BundledImplementations.trapping)
+        return bundled.filter { implementation in
+            options.implementationFilter.map { implementation.name.contains($0) } ?? true
+        }
+    }
+
+    /// The cells the options select, in matrix order.
+    static func cells(_ options: CommandOptions, worker: MatrixWorkerPlan?) -> [MatrixCell] {
+        selectedImplementations(options, worker: worker).flatMap { implementation in
+            implementation.contracts
+                .filter { options.contractFilter.isEmpty || options.contractFilter.contains($0.id.rawValue) }
+                .map { MatrixCell(implementation: implementation, contract: $0.id) }
+        }
+    }
+
+    /// The cells' entries in cell order: all at once, or one after another when the supervisor
+    /// is finding which cell crashed. A cell the supervisor already knows crashes is not run
+    /// again: its entry says how it crashed.
+    private static func run(_ cells: [MatrixCell], worker: MatrixWorkerPlan?) async -> [MatrixEntry] {
+        let crashes = Dictionary((worker?.crashedCells ?? []).map { ($0.cell, $0) }) { first, _ in first }
+        let selected = cells.filter { cell in worker?.onlyCells.map { $0.contains(cell.key) } ?? true }
+        func entry(for cell: MatrixCell) async -> MatrixEntry {
+            if let crash = crashes[cell.key] { return crash.entry(for: cell.implementation) }
+            worker?.announce(.start, cell)
+            let entry = await cell.implementation.matrixEntry(for: cell.contract)
+            worker?.announce(.end, cell)
+            return entry
+        }
+        if worker?.serial == true {
+            var entries: [MatrixEntry] = []
+            for cell in selected { entries.append(await entry(for: cell)) }
+            return entries
+        }
+        // A window of cells at a time, not all at once: the cells a crash interrupts (the ones
+        // the supervisor must rerun to find the trap) are at most this many.
+        let window = 4 * ProcessInfo.processInfo.activeProcessorCount
+        return await withTaskGroup(of: (Int, MatrixEntry).self) { group in
+            var pending = selected.enumerated().makeIterator()
+            for _ in 0..<window {
+                guard let (index, cell) = pending.next() else { break }
+                group.addTask { (index, await entry(for: cell)) }
+            }
+            var results: [(Int, MatrixEntry)] = []
+            for await result in group {
+                results.append(result)
+                if let (index, cell) = pending.next() { group.addTask { (index, await entry(for: cell)) } }
+            }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
     /// `true` when every cell matches its ledger, every ledger is valid and every contract is
     /// caught by a mutant.
     var succeeded: Bool {
         entries.allSatisfy(\.matchesLedger) && ledgerErrors.isEmpty && uncaughtContracts.isEmpty
     }
+}
+
+/// One cell of the matrix to run: an implementation and one contract of its family.
+struct MatrixCell: Sendable {
+    let implementation: ImplementationUnderCheck
+    let contract: ContractID
+
+    /// How the supervisor and the worker name the cell to each other.
+    var key: MatrixCellKey { MatrixCellKey(implementation: implementation.name, contract: contract.rawValue) }
 }

@@ -14,44 +14,49 @@ import HTMLReport
 ///   version (the error names the line and what was expected, and no page is written); 2 for
 ///   bad arguments.
 func runReport(arguments: [String]) -> Int32 {
-    var remaining = arguments.dropFirst()
-    var input: String?
-    var output: String?
-    let usage = """
-        usage: conformance report EVENTS.jsonl --html REPORT.html
-
-          EVENTS.jsonl            Swift Testing's event stream: swift test --event-stream-output-path EVENTS.jsonl --event-stream-version 0
-          --html PATH             where to write the page (nothing is written if the stream cannot be read)
-        """
-    func fail(_ message: String, status: Int32 = 2) -> Int32 {
-        FileHandle.standardError.write(
-            Data("conformance report: \(message)\n\(status == 2 ? usage + "\n" : "")".utf8))
-        return status
+    let parsed: ParsedArguments
+    do {
+        parsed = try ParsedArguments(arguments.dropFirst(), for: reportSubcommand)
+    } catch {
+        return CommandLineSyntax.fail(error, reportSubcommand)
     }
-    while let argument = remaining.popFirst() {
-        switch argument {
-        case "--html":
-            guard let value = remaining.popFirst() else { return fail("--html needs a file path") }
-            output = value
-        case "--help", "-h":
-            print(usage)
-            return 0
-        default:
-            guard input == nil, !argument.hasPrefix("-") else {
-                return fail("unknown argument \"\(argument)\"")
-            }
-            input = argument
-        }
+    if parsed.isSet("--help") {
+        print(reportSubcommand.usage)
+        return 0
     }
-    guard let input else { return fail("give the event stream's path") }
-    guard let output else { return fail("give --html PATH for the page") }
+    guard let input = parsed.positional else {
+        return CommandLineSyntax.fail(UsageError(description: "give the event stream's path"), reportSubcommand)
+    }
+    guard let output = parsed.value("--html") else {
+        return CommandLineSyntax.fail(UsageError(description: "give --html PATH for the page"), reportSubcommand)
+    }
+    func fail(_ message: String) -> Int32 {
+        FileHandle.standardError.write(Data("conformance report: \(message)\n".utf8))
+        return 1
+    }
     let document: ReportDocument
     do {
         document = try EventStreamReader().document(contentsOf: URL(fileURLWithPath: input))
     } catch let error as EventStreamError {
-        return fail("\(input): \(error)\nno page was written.", status: 1)
+        return fail("\(input): \(error)\nno page was written.")
     } catch {
-        return fail("cannot read \(input): \(error.localizedDescription)\nno page was written.", status: 1)
+        return fail("cannot read \(input): \(error.localizedDescription)\nno page was written.")
     }
     return writePage(document, to: output, command: "conformance report") ? 0 : 1
 }
+
+/// `conformance report`'s synopsis, summary and options.
+let reportSubcommand = Subcommand(
+    name: "report",
+    synopsis: ["report EVENTS.jsonl --html REPORT.html"],
+    summary: """
+        A team's own run as the same page as the matrix, from Swift Testing's JSON event stream
+        (swift test --event-stream-output-path EVENTS.jsonl --event-stream-version 0). A torn,
+        foreign or other-version stream is refused with the line and what was expected.
+        """,
+    options: [
+        CommandOption(
+            "--html", value: .text("PATH"),
+            help: "where to write the page (nothing is written if the stream cannot be read)")
+    ],
+    positional: "EVENTS.jsonl")

@@ -7,37 +7,32 @@ import HTMLReport
 ///
 /// - Returns: 0 when written, 1 when it cannot be, 2 for bad arguments.
 func runSamplePage(arguments: [String]) -> Int32 {
-    var remaining = arguments.dropFirst()
-    var implementations = 60
-    var contracts = 30
-    var output: String?
-    func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write(
-            Data(
-                "conformance sample-page: \(message)\nusage: conformance sample-page [--implementations N] [--contracts N] --html PATH\n"
-                    .utf8))
-        return 2
+    let parsed: ParsedArguments
+    do {
+        parsed = try ParsedArguments(arguments.dropFirst(), for: samplePageSubcommand)
+    } catch {
+        return CommandLineSyntax.fail(error, samplePageSubcommand)
     }
-    while let argument = remaining.popFirst() {
-        switch argument {
-        case "--implementations":
-            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else {
-                return fail("--implementations needs a positive number")
-            }
-            implementations = value
-        case "--contracts":
-            guard let value = remaining.popFirst().flatMap({ Int($0) }), value > 0 else {
-                return fail("--contracts needs a positive number")
-            }
-            contracts = value
-        case "--html":
-            guard let value = remaining.popFirst() else { return fail("--html needs a file path") }
-            output = value
-        default:
-            return fail("unknown argument \"\(argument)\"")
-        }
+    if parsed.isSet("--help") {
+        print(samplePageSubcommand.usage)
+        return 0
     }
-    guard let output else { return fail("give --html PATH") }
+    let implementations = parsed.number("--implementations") ?? 60
+    let contracts = parsed.number("--contracts") ?? 30
+    guard let output = parsed.value("--html") else {
+        return CommandLineSyntax.fail(UsageError(description: "give --html PATH"), samplePageSubcommand)
+    }
     let document = SampleReport.document(implementations: implementations, contracts: contracts)
     return writePage(document, to: output, command: "conformance sample-page") ? 0 : 1
 }
+
+/// `conformance sample-page`'s synopsis, summary and options.
+let samplePageSubcommand = Subcommand(
+    name: "sample-page",
+    synopsis: ["sample-page [--implementations N] [--contracts N] --html PATH"],
+    summary: "A generated report page of the given size, for the browser check's load, filter and size measurements.",
+    options: [
+        CommandOption("--implementations", value: .positiveNumber("N"), help: "rows (default 60)"),
+        CommandOption("--contracts", value: .positiveNumber("N"), help: "columns (default 30)"),
+        CommandOption("--html", value: .text("PATH"), help: "where to write the page"),
+    ])

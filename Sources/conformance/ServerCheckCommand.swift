@@ -13,46 +13,36 @@ import ServerContracts
 ///   ignored, so both `["check-server", "--url", …]` and `["--url", …]` work.
 /// - Returns: The exit status: 0 when no contract failed, 1 when one did, 2 for bad arguments.
 func runServerCheck(arguments: [String]) async -> Int32 {
-    var remaining = arguments[...]
-    if remaining.first == "check-server" { remaining = remaining.dropFirst() }
-    var url: URL?
-    var ietf = false
-    var json = false
-    var local = false
-    var mode = FaultMode.commitThen503
-    let usage = """
-        usage: conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]
-               conformance check-server --local [--mode commit-then-503|commit-then-drop|always-succeed|ietf] [--json]
-        """
+    let parsed: ParsedArguments
+    do {
+        parsed = try ParsedArguments(arguments.drop { $0 == "check-server" }, for: serverCheckSubcommand)
+    } catch {
+        return CommandLineSyntax.fail(error, serverCheckSubcommand)
+    }
     func fail(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("conformance check-server: \(message)\n\(usage)\n".utf8))
-        return 2
+        CommandLineSyntax.fail(UsageError(description: message), serverCheckSubcommand)
     }
-    while let argument = remaining.popFirst() {
-        switch argument {
-        case "--url":
-            guard let text = remaining.popFirst(), let parsed = URL(string: text), parsed.scheme == "http",
-                parsed.host != nil
-            else { return fail("--url needs an http:// URL with a host") }
-            url = parsed
-        case "--ietf":
-            ietf = true
-        case "--json":
-            json = true
-        case "--local":
-            local = true
-        case "--mode":
-            guard let text = remaining.popFirst(), let parsed = FaultMode(rawValue: text) else {
-                return fail("--mode needs one of \(FaultMode.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            mode = parsed
-        case "--help", "-h":
-            print(usage)
-            return 0
-        default:
-            return fail("unknown argument \"\(argument)\"")
+    if parsed.isSet("--help") {
+        print(serverCheckSubcommand.usage)
+        return 0
+    }
+    var url: URL?
+    if let text = parsed.value("--url") {
+        guard let parsedURL = URL(string: text), parsedURL.scheme == "http", parsedURL.host != nil else {
+            return fail("--url needs an http:// URL with a host")
         }
+        url = parsedURL
     }
+    var mode = FaultMode.commitThen503
+    if let text = parsed.value("--mode") {
+        guard let parsedMode = FaultMode(rawValue: text) else {
+            return fail("--mode needs one of \(FaultMode.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        mode = parsedMode
+    }
+    var ietf = parsed.isSet("--ietf")
+    let json = parsed.isSet("--json")
+    let local = parsed.isSet("--local")
     var reports: [ContractReport] = []
     if local {
         guard url == nil else { return fail("give either --url or --local, not both") }
@@ -111,3 +101,23 @@ func runServerCheck(arguments: [String]) async -> Int32 {
     }
     return reports.contains { $0.hasErrors(strict: false) } ? 1 : 0
 }
+
+/// `conformance check-server`'s synopsis, summary and options.
+let serverCheckSubcommand = Subcommand(
+    name: "check-server",
+    synopsis: [
+        "check-server --url http://127.0.0.1:8081 [--ietf] [--json]",
+        "check-server --local [--mode commit-then-503|commit-then-drop|always-succeed|ietf] [--json]",
+    ],
+    summary: """
+        S1–S5 over HTTP against a running server by URL (S5 is skipped: the command cannot restart
+        someone else's server), or against the kit's own fault server started on a free loopback
+        port with a temporary journal (all five, restarting it for S5).
+        """,
+    options: [
+        CommandOption("--url", value: .text("URL"), help: "the server's base URL (http://host:port)"),
+        CommandOption("--ietf", help: "judge by the IETF idempotency-key draft's conflict answers"),
+        CommandOption("--local", help: "start the kit's own fault server and check it"),
+        CommandOption("--mode", value: .text("MODE"), help: "the local server's fault mode (default commit-then-503)"),
+        CommandOption("--json", help: "one JSON object with every contract's outcome and transcript"),
+    ])

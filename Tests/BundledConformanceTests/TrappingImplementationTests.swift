@@ -1,5 +1,7 @@
 import BundledImplementations
+import ConformanceKit
 import ConformanceTesting
+import Foundation
 import Testing
 
 #if os(macOS) || os(Linux) || os(Windows)
@@ -7,11 +9,19 @@ import Testing
     /// trap fails that cell and the test run goes on. Where exit tests do not exist (iOS, tvOS,
     /// watchOS, visionOS) a trap ends the test process, as any crash in a test does.
     @Suite struct TrappingImplementationTests {
-        @Test func theTrapOnARepeatedIDIsACrashedCellNotACrashedRun() async {
-            await #expect(processExitsWith: .failure) {
-                let pager = BundledImplementations.trapping[0]
-                _ = await pager.run("P2")
-            }
+        @Test func theTrapOnARepeatedIDIsACrashedCellWithItsStepsNotACrashedRun() async throws {
+            let result = try #require(
+                await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                    setenv(StepEcho.environmentVariable, "1", 1)
+                    let pager = BundledImplementations.trapping[0]
+                    _ = await pager.run("P2")
+                })
+            let standardError = String(decoding: result.standardErrorContent, as: UTF8.self)
+            // The trap's own message, and the steps up to it: the timeline of the crashed cell.
+            #expect(standardError.contains("Duplicate values for key"))
+            let steps = StepEcho.parse(standardError)
+            #expect(steps.first?.hasPrefix("bottom reached → request #1") == true, "\(steps)")
+            #expect(steps.count >= 3, "\(steps)")
         }
 
         @Test func contractsWithoutARepeatedIDStillPass() async {

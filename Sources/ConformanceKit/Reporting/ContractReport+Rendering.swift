@@ -25,6 +25,7 @@ extension ContractReport {
         case .contract: contract.title
         case .adapterError: "\(contract.title) — adapter error"
         case .watchdog: "\(contract.title) — not judged, the kit's watchdog fired"
+        case .crash: "\(contract.title) — crashed"
         }
         lines.append("\(label): \(violation.summary)")
         lines.append("  Rule: \(contract.rule)")

@@ -10,6 +10,9 @@ public struct Violation: Hashable, Sendable {
         case adapterError
         /// The watchdog fired: the subject never reached the point the kit was waiting for.
         case watchdog
+        /// The process died during the run (a trap, a signal): the subject crashed while the
+        /// contract was checking it. The step is the last one recorded before the crash.
+        case crash
     }
 
     /// What kind of finding this is.

@@ -25,8 +25,15 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// Appends a step to the transcript and returns its number.
     @discardableResult
     public func record(_ text: String) -> Int {
-        lock.withLock { transcript.record(text) }
+        let step = lock.withLock { transcript.record(text) }
+        if Self.echoesSteps { StepEcho.write(step: step, text) }
+        return step
     }
+
+    /// Whether every step is also written to standard error as it is recorded (the environment
+    /// variable `CONFORMANCE_ECHO_STEPS=1`), so a process that traps still leaves its timeline
+    /// up to the trap behind: the `conformance` command and the kit's exit tests read it.
+    static let echoesSteps = ProcessInfo.processInfo.environment[StepEcho.environmentVariable] == "1"
 
     /// Adds a note (something the kit could not check), once.
     public func note(_ text: String) {

@@ -23,6 +23,7 @@ extension ReportCell {
                     violation.tier == .required ? "violation" : "violation (recommended rule: a warning)"
                 case .adapterError: "adapter error"
                 case .watchdog: "watchdog"
+                case .crash: "crash"
                 }
             sections.append(
                 ReportSection(prefix + kind.prefix(1).uppercased() + kind.dropFirst(), violation.summary))
