@@ -19,11 +19,11 @@ private final class IssueCount: @unchecked Sendable {
         let issues = IssueCount()
         await withKnownIssue("the mutant ignores hasMore") {
             let result = await explore(PagerThatForgetsTheEnd.self, seed: 3, budget: 500)
-            #expect(result.finding?.invariant.id == "I5")
+            #expect(result.finding?.invariant.id == "P7")
         } matching: { issue in
             let text = String(describing: issue)
             issues.add()
-            return text.contains("I5 no request after the end of the list")
+            return text.contains("P7 end of list (invariant I5 no request after the end of the list)")
                 && text.contains("let schedule: PagerSchedule = [")
                 && text.contains("seed 3")
         }

@@ -31,12 +31,12 @@ struct ExplorableCase: Sendable, CustomTestStringConvertible {
     func explorerFindsTheMutant(_ mutant: ExplorableCase) async throws {
         let result = try #require(await mutant.implementation.explore(Self.options))
         let finding = try #require(result.finding, "\(result.headline)")
-        #expect(finding.invariant.id.family == "I")
+        #expect(finding.invariant.id.family == "P", "named by the contract whose rule it breaks")
         #expect(finding.shrunkSteps <= finding.originalSteps)
         #expect(finding.shrunkSteps <= 8, "shrunk schedule:\n\(finding.scheduleLiteral)")
         // The shrunk schedule's own replay fails with the same invariant, named in the summary.
         let violation = try #require(finding.report.outcome.violations.first)
-        #expect(violation.summary.hasPrefix(finding.invariant.title + ": Expected"))
+        #expect(violation.summary.hasPrefix(finding.invariant.title + " (invariant I"), "the invariant beside it")
         #expect(finding.regressionTest.contains("await schedule.check(\(mutant.implementation.name).self)"))
     }
 
@@ -59,7 +59,7 @@ struct ExplorableCase: Sendable, CustomTestStringConvertible {
         let options = ExplorationOptions(strategy: .exhaustive(depth: 3), budget: 50_000)
         let result = await PagerExploration.explore(PagerThatForgetsTheEnd.self, options: options)
         let finding = try #require(result.finding)
-        #expect(finding.invariant.id == "I5")
+        #expect(finding.invariant.id == "P7")
         #expect(finding.shrunkSteps == 3)
     }
 

@@ -9,10 +9,10 @@ import Testing
 @Suite(.disabled("a verbatim paste of the explorer's output; run under withKnownIssue below"))
 struct PastedAsyncExplorerOutput {
     // --- verbatim output begins ---
-    // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): I3 the visible list equals the accepted pages' items, de-duplicated, in server order.
+    // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): P2 cross-page duplicate IDs.
     // Shrunk from 2 to 2 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
-    @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: I3 the visible list equals the accepted pages' items, de-duplicated, in server order (explorer regression)")
+    @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
     func callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression() async {
         let schedule: PagerSchedule = [
             .bottomReached,
@@ -25,10 +25,10 @@ struct PastedAsyncExplorerOutput {
 
 @Suite struct PrintedAsyncRegressionTests {
     static let printed = """
-        // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): I3 the visible list equals the accepted pages' items, de-duplicated, in server order.
+        // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): P2 cross-page duplicate IDs.
         // Shrunk from 2 to 2 steps. Needs `import Testing`,
         // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
-        @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: I3 the visible list equals the accepted pages' items, de-duplicated, in server order (explorer regression)")
+        @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
         func callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression() async {
             let schedule: PagerSchedule = [
                 .bottomReached,
@@ -43,7 +43,7 @@ struct PastedAsyncExplorerOutput {
             await PastedAsyncExplorerOutput().callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression()
         } matching: { issue in
             let text = String(describing: issue)
-            return text.contains("I3 the visible list equals the accepted pages' items, de-duplicated, in server order: Expected")
+            return text.contains("(invariant I3 the visible list equals the accepted pages' items, de-duplicated, in server order): Expected")
                 && text.contains("answers already available when the load starts")
         }
     }

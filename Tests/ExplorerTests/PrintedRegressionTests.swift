@@ -9,10 +9,10 @@ import Testing
 @Suite(.disabled("a verbatim paste of the explorer's output; run under withKnownIssue below"))
 struct PastedExplorerOutput {
     // --- verbatim output begins ---
-    // Found by the conformance kit's explorer (random, seed 1, schedule 4): I4 nothing from a non-current query ever becomes visible.
+    // Found by the conformance kit's explorer (random, seed 1, schedule 4): P4 late stale response.
     // Shrunk from 12 to 3 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares PagerThatShowsStaleFailures (BundledImplementations).
-    @Test("PagerThatShowsStaleFailures: I4 nothing from a non-current query ever becomes visible (explorer regression)")
+    @Test("PagerThatShowsStaleFailures: P4 late stale response (explorer regression)")
     func pagerThatShowsStaleFailuresExplorerRegression() async {
         let schedule: PagerSchedule = [
             .bottomReached,
@@ -26,10 +26,10 @@ struct PastedExplorerOutput {
 
 @Suite struct PrintedRegressionTests {
     static let printed = """
-        // Found by the conformance kit's explorer (random, seed 1, schedule 4): I4 nothing from a non-current query ever becomes visible.
+        // Found by the conformance kit's explorer (random, seed 1, schedule 4): P4 late stale response.
         // Shrunk from 12 to 3 steps. Needs `import Testing`,
         // `import ConformanceTesting` and the module that declares PagerThatShowsStaleFailures (BundledImplementations).
-        @Test("PagerThatShowsStaleFailures: I4 nothing from a non-current query ever becomes visible (explorer regression)")
+        @Test("PagerThatShowsStaleFailures: P4 late stale response (explorer regression)")
         func pagerThatShowsStaleFailuresExplorerRegression() async {
             let schedule: PagerSchedule = [
                 .bottomReached,
@@ -44,7 +44,7 @@ struct PastedExplorerOutput {
         await withKnownIssue("the mutant shows an old query's timeout as an error") {
             await PastedExplorerOutput().pagerThatShowsStaleFailuresExplorerRegression()
         } matching: { issue in
-            String(describing: issue).contains("I4 nothing from a non-current query ever becomes visible: Expected")
+            String(describing: issue).contains("(invariant I4 nothing from a non-current query ever becomes visible): Expected")
         }
     }
 

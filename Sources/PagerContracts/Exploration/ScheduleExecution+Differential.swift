@@ -21,7 +21,7 @@ extension ScheduleExecution {
         guard shadow.state.visible != state.visible else { return }
         let wanted = shadow.state.visible
         throw failure(
-            "I3",
+            "P2", invariant: "I3",
             "Expected the same visible list as the reference \(shadowName), \(Self.list(wanted)), but it is \(state.visibleList) (differential check).",
             expected: "visible: \(Self.list(wanted)) (\(shadowName))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),

@@ -3,23 +3,27 @@ import ConformanceKit
 /// The invariants I1–I6, checked as the pager starts a request and on the snapshot after every
 /// step, against the oracle of what the kit delivered and accepted.
 extension ScheduleExecution {
+    /// A failure of the contract `contract`, found by invariant `invariant`: named by the
+    /// contract, with its tier (unless the check says otherwise), the invariant beside it.
     func failure(
-        _ id: ContractID, tier: ContractTier = .required, _ summary: String, expected: String? = nil,
-        actual: String? = nil, difference: String? = nil, hint: String? = nil
+        _ contract: ContractID, invariant: ContractID, tier: ContractTier? = nil, _ summary: String,
+        expected: String? = nil, actual: String? = nil, difference: String? = nil, hint: String? = nil
     ) -> Failure {
-        let title = ContractCatalog.descriptor(id)?.title ?? id.rawValue
+        let descriptor = ContractCatalog.descriptor(contract)
+        let title = (descriptor?.title ?? contract.rawValue)
+            + (ContractCatalog.descriptor(invariant).map { " (invariant \($0.title))" } ?? "")
         return Failure(
-            invariant: id,
+            invariant: contract,
             violation: Violation(
-                tier: tier, summary: "\(title): \(summary)", expected: expected, actual: actual,
-                difference: difference, hint: hint, step: stepsTaken))
+                tier: tier ?? descriptor?.tier ?? .required, summary: "\(title): \(summary)", expected: expected,
+                actual: actual, difference: difference, hint: hint, step: stepsTaken))
     }
 
     /// I1, I5, I6 and the position part of I3/I4, checked as the pager starts a request.
     func checkNewRequest(_ request: Request) -> Failure? {
         if let end {
             return failure(
-                "I5", tier: end.tier,
+                end.contract, invariant: "I5", tier: end.tier,
                 "Expected no request after the end of the list (\(end.description)), but the pager started \(describe(request)).",
                 expected: "requests: none until a query change or refresh",
                 actual: "requests: \(describe(request))",
@@ -27,7 +31,7 @@ extension ScheduleExecution {
         }
         if let running = requests.first(where: { $0.generation == generation && $0.answer == nil }) {
             return failure(
-                "I1",
+                "P1", invariant: "I1",
                 "Expected at most one request in flight for query \(query), but the pager started \(describe(request)) while \(describe(running)) is still unanswered.",
                 expected: "in flight: \(describe(running))",
                 actual: "in flight: \(describe(running)), \(describe(request))",
@@ -37,20 +41,23 @@ extension ScheduleExecution {
         guard request.position != expected else { return nil }
         if let failedPosition {
             return failure(
-                "I6",
+                "P6", invariant: "I6",
                 "Expected the request after the failure of \(failedPosition) to ask for \(failedPosition) again, but it asked for \(request.position).",
                 expected: "position: \(failedPosition)", actual: "position: \(request.position)",
                 hint: "A failure must not advance the page position; retry re-requests the page that failed.")
         }
         if case .cursor(let cursor?) = request.position, let origin = cursorGenerations[cursor], origin != generation {
             return failure(
-                "I4",
+                "P9", invariant: "I4",
                 "Expected \(describe(request)) to carry \(expected), but it carries a cursor from a response of generation \(origin), a non-current query: its page would show that query's items.",
                 expected: "position: \(expected)", actual: "position: \(request.position)",
                 hint: "Store a response's cursor only after its ticket matched the request in flight.")
         }
+        // A position advanced twice by a repeated answer breaks "accepted once" (P3); otherwise
+        // the next request is not the one after the accepted pages (P9 for cursors, P1's "the
+        // next trigger starts exactly one request, for the next page" for page numbers).
         return failure(
-            "I3",
+            redeliveredSinceAccept ? "P3" : usesCursors ? "P9" : "P1", invariant: "I3",
             "Expected the next request to continue the list at \(expected) after \(acceptedPages) accepted page(s), but it asked for \(request.position): the visible list would leave the server's order.",
             expected: "position: \(expected)", actual: "position: \(request.position)",
             hint: "Advance the page position (or store the cursor) once per accepted response, never for a repeated or stale one.")
@@ -62,7 +69,7 @@ extension ScheduleExecution {
         let duplicates = state.visible.filter { !seen.insert($0).inserted }
         if !duplicates.isEmpty {
             throw failure(
-                "I2",
+                "P2", invariant: "I2",
                 "Expected no duplicate visible IDs, but \(Self.list(duplicates)) \(duplicates.count == 1 ? "is" : "are") shown twice.",
                 actual: "visible: \(state.visibleList)",
                 hint: "De-duplicate by item ID against everything visible, and inside the page.")
@@ -78,7 +85,7 @@ extension ScheduleExecution {
             }
             if !changes.isEmpty {
                 throw failure(
-                    "I4",
+                    "P4", invariant: "I4",
                     "Expected the answer to \(describe(stale)), from a non-current query, to change nothing, but \(changes.joined(separator: " and ")).",
                     expected: "state: \(before)", actual: "state: \(state)",
                     difference: listDifference(expected: before.visible, actual: state.visible),
@@ -87,6 +94,13 @@ extension ScheduleExecution {
         }
         let wanted = accepted.map(VisibleItem.row)
         if state.visible == wanted { return }
+        // P10 asks only that loading stops at a stalled cursor: showing that page's new items
+        // and refusing them both conform.
+        if !refusableRows.isEmpty, state.visible == wanted.filter({
+            if case .row(let id) = $0 { !refusableRows.contains(id) } else { true }
+        }) {
+            return
+        }
         if acceptedPages == 0 && (state.visible.isEmpty || state.visible == generationStartVisible) { return }
         let allowed = acceptedPages == 0 ? acceptedSet.union(Self.rows(generationStartVisible)) : acceptedSet
         let intruders = state.visible.filter {
@@ -95,14 +109,29 @@ extension ScheduleExecution {
         }
         if !intruders.isEmpty {
             throw failure(
-                "I4",
+                "P4", invariant: "I4",
                 "Expected only items of query \(query) to be visible, but \(Self.list(intruders)) came from an answer to a request of a non-current query.",
                 expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
                 difference: listDifference(expected: wanted, actual: state.visible),
                 hint: "Check the ticket's generation before appending an answer.")
         }
+        // Every accepted item shown in order, the last pages' not yet, while the chain of loads
+        // goes on: a trigger that fills the screen and commits at its end (P13, recommended).
+        // With nothing in flight the missing items are a lost page (P3).
+        let chainGoesOn = requests.contains { $0.generation == generation && $0.answer == nil }
+        if chainGoesOn, state.visible.count < wanted.count, Array(wanted.prefix(state.visible.count)) == state.visible
+        {
+            throw failure(
+                "P13", invariant: "I3",
+                "Expected each accepted page to be shown before the next is requested, but \(Self.list(Array(wanted.dropFirst(state.visible.count)))) of accepted pages \(state.visible.isEmpty ? "are" : "are still") not visible.",
+                expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
+                difference: listDifference(expected: wanted, actual: state.visible),
+                hint: "Commit each page as its response is accepted, then request the next; a failure in the middle keeps the committed pages.")
+        }
+        // A page shown twice or not at all after a repeated answer is P3's; otherwise the list
+        // is not what merging the accepted pages gives (P2: each ID once, in the server's order).
         throw failure(
-            "I3",
+            redeliveredSinceAccept ? "P3" : "P2", invariant: "I3",
             "Expected the visible list to be the accepted pages' items, de-duplicated, in server order, \(Self.list(wanted)), but it is \(state.visibleList).",
             expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),

@@ -24,6 +24,15 @@ final class ScheduleExecution {
         case cursorCycle(String)
         case noProgress(Int)
 
+        /// The contract whose rule a request after this end breaks.
+        var contract: ContractID {
+            switch self {
+            case .lastPage: "P7"
+            case .stalledCursor, .cursorCycle: "P10"
+            case .noProgress: "P12"
+            }
+        }
+
         var tier: ContractTier {
             switch self {
             case .lastPage, .stalledCursor: .required
@@ -99,6 +108,11 @@ final class ScheduleExecution {
     private(set) var generationStartVisible: [VisibleItem] = []
     /// Rows delivered to stale requests, by row ID.
     private(set) var staleRows: Set<Int> = []
+    /// The new items of the page whose cursor stalled (P10): a pager may show or refuse them.
+    private(set) var refusableRows: Set<Int> = []
+    /// A page of the current query was delivered again since the last accepted page: a wrong
+    /// position or list from here on is P3's (accepted once), not a lost page.
+    private(set) var redeliveredSinceAccept = false
     /// The generation of the response that minted each cursor.
     private(set) var cursorGenerations: [String: Int] = [:]
 
@@ -241,7 +255,7 @@ final class ScheduleExecution {
                 case .page(let response)? = requests[index].answer
             else { return skip(step, "request #\(number) has no page to deliver again") }
             let request = requests[index]
-            if request.generation != generation { staleAnswer = request }
+            if request.generation != generation { staleAnswer = request } else { redeliveredSinceAccept = true }
             text = "answer \(describe(request)) [again]\(staleNote(request)): \(response)"
                 + (try await answer(index, with: .page(response)))
         case .fail(let number, let failure):
@@ -294,6 +308,8 @@ final class ScheduleExecution {
         requestedCursors = []
         failedPosition = nil
         end = nil
+        refusableRows = []
+        redeliveredSinceAccept = false
         pagesWithoutProgress = 0
         generationStartVisible = state.visible
     }
@@ -350,6 +366,7 @@ final class ScheduleExecution {
             accepted.append(row.id)
         }
         acceptedPages += 1
+        redeliveredSinceAccept = false
         failedPosition = nil
         pagesWithoutProgress = accepted.count == countBefore ? pagesWithoutProgress + 1 : 0
         if usesCursors { lastAcceptedCursor = response.nextCursor }
@@ -361,11 +378,14 @@ final class ScheduleExecution {
         if usesCursors, case .cursor(let requested) = request.position {
             if response.nextCursor == nil || response.nextCursor == requested {
                 end = .stalledCursor(requested)
-            } else if let next = response.nextCursor, requestedCursors.contains(next) {
+                refusableRows = Set(accepted.dropFirst(countBefore))
+            } else if capabilities.detectsCursorCycles, let next = response.nextCursor, requestedCursors.contains(next) {
                 end = .cursorCycle(next)
             }
         }
-        if end == nil && pagesWithoutProgress >= capabilities.noProgressLimit {
+        // A pager that declares it waits for the user after a page that adds nothing (instead
+        // of stopping after the bound) may keep loading on each trigger: P12 checks that shape.
+        if end == nil, capabilities.stopsOnNoProgress, pagesWithoutProgress >= capabilities.noProgressLimit {
             end = .noProgress(pagesWithoutProgress)
         }
     }
