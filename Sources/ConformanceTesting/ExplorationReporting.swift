@@ -3,18 +3,31 @@ import Testing
 
 /// Turns an explorer's result into Swift Testing issues.
 enum ExplorationReporting {
-    /// Records the finding of `result`, if any, as one issue at `sourceLocation` (an error, or a
-    /// warning for a recommended rule when `strict` is `false`), with the transcript attached.
+    /// Records each unexpected finding of `result` as one issue at `sourceLocation` (an error,
+    /// or a warning for a recommended rule when `strict` is `false`), with its transcript
+    /// attached; an expected finding as a warning (shown, never failing); and an expected rule
+    /// nothing broke as an error, so its `expecting` entry goes.
     static func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
-        guard let finding = result.finding else { return }
-        let isError = strict || finding.tier == .required
-        let text = result.fullText
-        #if compiler(>=6.2)
-            Issue.record(Comment(rawValue: text), severity: isError ? .error : .warning, sourceLocation: sourceLocation)
-            Attachment.record(
-                finding.report.fullText, named: "explore \(result.subject).txt", sourceLocation: sourceLocation)
-        #else
-            if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
-        #endif
+        for finding in result.findings {
+            let expected = result.expected.contains(finding.invariant.id)
+            let isError = !expected && (strict || finding.tier == .required)
+            let text = (expected ? "Expected finding (listed in `expecting`): " : "") + result.report(of: finding)
+            #if compiler(>=6.2)
+                Issue.record(Comment(rawValue: text), severity: isError ? .error : .warning, sourceLocation: sourceLocation)
+                Attachment.record(
+                    finding.report.fullText, named: "explore \(result.subject) \(finding.invariant.id).txt",
+                    sourceLocation: sourceLocation)
+            #else
+                if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
+            #endif
+        }
+        for id in result.expectedButNotFound {
+            Issue.record(
+                Comment(
+                    rawValue: "\(result.subject): \(ContractCatalog.descriptor(id)?.title ?? id.rawValue) was expected "
+                        + "(listed in `expecting`) but no schedule broke it in \(result.schedules) schedules "
+                        + "(\(result.strategy)): if the bug is fixed, remove it from `expecting`."),
+                sourceLocation: sourceLocation)
+        }
     }
 }

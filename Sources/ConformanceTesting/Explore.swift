@@ -3,7 +3,7 @@ import PagerContracts
 import Testing
 
 /// Explores `adapter` through random schedules from `seed`, checks the invariants I1–I6 after
-/// every step, and records the first failure, shrunk, as one issue at the caller's line: the
+/// every step, and records every distinct broken rule, each shrunk, as one issue at the caller's line: the
 /// bug report and the regression test to paste.
 ///
 /// ```swift
@@ -22,21 +22,28 @@ import Testing
 ///   - maxSteps: The length of each schedule.
 ///   - strict: When `true` (the default) every finding is an error; when `false` a
 ///     recommended-tier finding (a cursor cycle or no-progress stop, P10/P12) is a warning.
+///   - expecting: Rules your pager is known to break (`["P12"]`): their findings are shown as
+///     warnings, never failures, and one that stops happening is an issue, so the entry goes.
+///   - requiredOnly: Whether only required rules' findings count.
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
 public func explore<Adapter: PagerModelAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 2_000, maxSteps: Int = 24,
-    strict: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    strict: Bool = true, expecting: Set<ContractID> = [], requiredOnly: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     await explore(
         adapter,
-        options: ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps),
+        options: ExplorationOptions(
+            strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps, expecting: expecting,
+            requiredOnly: requiredOnly),
         strict: strict, sourceLocation: sourceLocation)
 }
 
-/// Explores `adapter` with explicit options (random or bounded exhaustive) and records the
-/// first failure, shrunk, as one issue at the caller's line.
+/// Explores `adapter` with explicit options (random or bounded exhaustive) and records every
+/// distinct broken rule, each shrunk, as one issue at the caller's line (a bounded exhaustive
+/// search stops at its first).
 ///
 /// ```swift
 /// @Test func myPagerSurvivesEveryShortSchedule() async {
@@ -62,8 +69,8 @@ public func explore<Adapter: PagerModelAdapter>(
 
 /// Explores the async `adapter` (your real view model, actor or completion-handler class
 /// behind the kit's page source) through random schedules from `seed`, checks the
-/// invariants I1–I6 after every step, and records the first failure, shrunk, as one issue at
-/// the caller's line: the bug report and the regression test to paste.
+/// invariants I1–I6 after every step, and records every distinct broken rule, each shrunk, as
+/// one issue at the caller's line: the bug report and the regression test to paste.
 ///
 /// ```swift
 /// @Test func myViewModelSurvivesExploration() async {
@@ -84,17 +91,21 @@ public func explore<Adapter: PagerModelAdapter>(
 ///   - maxSteps: The length of each schedule.
 ///   - modes: The delivery modes to pick from; all of them by default.
 ///   - strict: When `false`, a recommended-tier finding is a warning.
+///   - expecting: Rules your pager is known to break: shown as warnings, never failures.
+///   - requiredOnly: Whether only required rules' findings count.
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
 public func explore<Adapter: AsyncPagerAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 500, maxSteps: Int = 24,
-    modes: [DeliveryMode] = DeliveryMode.allCases, strict: Bool = true,
-    sourceLocation: SourceLocation = #_sourceLocation
+    modes: [DeliveryMode] = DeliveryMode.allCases, strict: Bool = true, expecting: Set<ContractID> = [],
+    requiredOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     let result = await PagerExploration.explore(
         adapter, modes: modes,
-        options: ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps))
+        options: ExplorationOptions(
+            strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps, expecting: expecting,
+            requiredOnly: requiredOnly))
     ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result
 }

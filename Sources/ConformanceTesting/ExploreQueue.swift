@@ -5,8 +5,8 @@ import WriteQueueContracts
 /// Explores the write queue behind `adapter` through random schedules from `seed` — submits,
 /// copies and updates, sending passes started together, every kind of answer to any open
 /// request, the clock, crashes and relaunches — checks I7–I9 and the Q rules one state can
-/// break after every step, and records the first failure, shrunk, as one issue at the caller's
-/// line: the bug report and the regression test to paste.
+/// break after every step, and records every distinct broken rule, each shrunk, as one issue
+/// at the caller's line: the bug report and the regression test to paste.
 ///
 /// ```swift
 /// @Test func myQueueSurvivesExploration() async {
@@ -24,14 +24,20 @@ import WriteQueueContracts
 ///   - maxSteps: The length of each schedule.
 ///   - strict: When `true` (the default) every finding is an error; when `false` a
 ///     recommended-tier finding (Q12) is a warning.
+///   - expecting: Rules your queue is known to break: shown as warnings, never failures, and
+///     one that stops happening is an issue, so the entry goes.
+///   - requiredOnly: Whether only required rules' findings count.
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
 public func explore<Adapter: WriteQueueAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 500, maxSteps: Int = 24,
-    strict: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    strict: Bool = true, expecting: Set<ContractID> = [], requiredOnly: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
-    let options = ExplorationOptions(strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps)
+    let options = ExplorationOptions(
+        strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps, expecting: expecting,
+        requiredOnly: requiredOnly)
     let result = await QueueExploration.explore(adapter, options: options)
     ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result

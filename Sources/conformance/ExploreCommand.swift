@@ -36,9 +36,11 @@ func runExplore(arguments: [String]) async -> Int32 {
     let families: Set<ExploredFamily> =
         parsed.isSet("--pagers") ? [.pagers] : parsed.isSet("--queues") ? [.queues] : [.pagers, .queues]
     let htmlPath = parsed.value("--html")
+    let requiredOnly = parsed.isSet("--required-only")
+    let expecting = Set(parsed.values("--expecting").map { ContractID($0.uppercased()) })
     let options = ExplorationOptions(
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
-        maxSteps: maxSteps, parallelism: jobs)
+        maxSteps: maxSteps, parallelism: jobs, expecting: expecting, requiredOnly: requiredOnly)
     let pagers = families.contains(.pagers) ? BundledImplementations.pagers : []
     let selected = (pagers + (families.contains(.queues) ? BundledImplementations.queues : [])).filter { implementation in
         filter.map { implementation.name.contains($0) } ?? true
@@ -106,13 +108,13 @@ enum ExploredFamily: Hashable {
 let exploreSubcommand = Subcommand(
     name: "explore",
     synopsis: [
-        "explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--json] [--html PATH] [--verbose] [--implementation NAME]"
+        "explore [--seed S] [--budget N] [--steps N] [--depth D] [--jobs N] [--pagers | --queues] [--required-only] [--expecting ID ...] [--json] [--html PATH] [--verbose] [--implementation NAME]"
     ],
     summary: """
         Explores every bundled pager and write queue through generated schedules, checks the
-        invariants after every step, and prints what it found per implementation, each finding
-        shrunk and named by its contract. Exits 0 exactly when every mutant is found and no
-        reference or adopter is flagged.
+        invariants after every step, and prints what it found per implementation: every distinct
+        broken rule within the budget, each shrunk and named by its contract. Exits 0 exactly when
+        every mutant is found and no reference or adopter is flagged.
         """,
     options: [
         CommandOption(
@@ -126,6 +128,10 @@ let exploreSubcommand = Subcommand(
         CommandOption("--jobs", value: .positiveNumber("N"), help: "schedules run at once (default: every core)"),
         CommandOption("--pagers", help: "only the pagers (I1–I6)"),
         CommandOption("--queues", help: "only the write queues (I7–I9 and the Q rules one state can break)"),
+        CommandOption("--required-only", help: "only findings of required rules count (recommended ones are not reported)"),
+        CommandOption(
+            "--expecting", value: .text("ID"),
+            help: "a rule whose findings are known (repeatable): shown, never failing; reported if it stops happening"),
         CommandOption("--json", help: "one JSON object per implementation"),
         CommandOption("--html", value: .text("PATH"), help: "also write the findings as one self-contained HTML page"),
         CommandOption("--verbose", "-v", help: "print each finding's bug report and regression test"),

@@ -63,13 +63,14 @@ extension ExploreRow {
                     : "UNEXPECTED: \(line)"),
             ReportSection("Exploration", result.headline + String(format: "; %.2f s", seconds)),
         ]
-        if let finding = result.finding {
+        for finding in result.unexpectedFindings {
             let report = ReportCell(report: finding.report, verdict: verdict)
             sections += report.sections
-            sections.append(ReportSection("Shrunk schedule", finding.scheduleLiteral, style: .code))
+            sections.append(ReportSection("Shrunk schedule (\(finding.invariant.id))", finding.scheduleLiteral, style: .code))
             sections.append(
                 ReportSection(
-                    "Regression test (paste into a test target)", finding.regressionTest, style: .code))
+                    "Regression test for \(finding.invariant.id) (paste into a test target)", finding.regressionTest,
+                    style: .code))
         }
         let headline =
             result.finding.map { $0.report.outcome.violations.first?.summary ?? $0.invariant.title }

@@ -7,16 +7,18 @@ struct ExploreRow: Encodable {
     let level: String
     let strategy: String
     let found: Bool
-    /// The failed invariant's ID, such as `I5`.
+    /// The first finding's contract, such as `P7` (required findings come first).
     let invariant: String?
-    /// Its name, such as `no request after the end of the list`.
+    /// Its name, such as `end of list`.
     let invariantName: String?
+    /// Every distinct broken rule found, first one first, such as `["P4", "P12"]`.
+    let findings: [String]
     let tier: String?
     /// Steps in the shrunk schedule.
     let steps: Int?
     /// Steps in the schedule as found, before shrinking.
     let originalSteps: Int?
-    /// Schedules explored up to and including the first failure (all of them when none).
+    /// Schedules explored (the whole budget for a random search).
     let schedules: Int
     /// Steps executed over those schedules.
     let stepsExecuted: Int
@@ -26,6 +28,8 @@ struct ExploreRow: Encodable {
     let unobservableTriggers: Int
     /// Async pagers: `alreadyAvailable` replays that did not apply and ended early.
     let inapplicableSchedules: Int
+    /// Failures whose replay after shrinking passed: not reproducible, so not findings.
+    let unreproducedFailures: Int
     /// For a mutant: the failing contract of its ledger whose fixed timeline fails soonest.
     let fixedContract: String?
     /// Steps of that timeline up to its failing step.
@@ -42,6 +46,10 @@ struct ExploreRow: Encodable {
         found = result.finding != nil
         invariant = result.finding?.invariant.id.rawValue
         invariantName = result.finding?.invariant.name
+        findings = result.unexpectedFindings.map { finding in
+            finding.invariant.id.rawValue
+                + (finding.tier != finding.invariant.tier ? " (its \(finding.tier.rawValue) part)" : "")
+        }
         tier = result.finding?.tier.rawValue
         steps = result.finding?.shrunkSteps
         originalSteps = result.finding?.originalSteps
@@ -51,6 +59,7 @@ struct ExploreRow: Encodable {
         secondsToFailure = result.secondsToFailure
         unobservableTriggers = result.unobservableTriggers
         inapplicableSchedules = result.inapplicableSchedules
+        unreproducedFailures = result.unreproducedFailures
         regressionTest = result.finding?.regressionTest
         var fixed: (ContractID, Int)?
         if implementation.kind == .mutant {
@@ -72,21 +81,24 @@ struct ExploreRow: Encodable {
         }
     }
 
-    /// `PagerThatForgetsTheEnd (mutant): found I5 … in 3 steps (fixed timeline P7: 4 steps) after 2 schedules, 0.01 s`.
+    /// `PagerThatForgetsTheEnd (mutant): found P7 end of list in 2000 schedules; shrunk 3 → 3 steps (fixed timeline P7: 5 steps), 0.01 s`.
     var line: String {
         let head = "\(implementation) (\(kind))"
         let verdict = ok ? "ok" : "UNEXPECTED"
         var skipped: [String] = []
         if unobservableTriggers > 0 { skipped.append("\(unobservableTriggers) unobservable triggers skipped") }
         if inapplicableSchedules > 0 { skipped.append("\(inapplicableSchedules) schedules not applicable") }
+        if unreproducedFailures > 0 { skipped.append("\(unreproducedFailures) failures whose replay passed") }
         let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: ", ") + ")"
         guard found, let invariant, let invariantName, let steps else {
             return "\(head): no rule failed in \(schedules) schedules\(skips), "
                 + String(format: "%.2f s", seconds) + " — \(verdict)"
         }
         let fixed = fixedContract.map { " (fixed timeline \($0): \(fixedSteps ?? 0) steps)" } ?? ""
-        return "\(head): found \(invariant) \(invariantName) after \(schedules) schedules; shrunk "
-            + "\(originalSteps ?? steps) → \(steps) steps\(fixed), "
+        let others = findings.dropFirst()
+        return "\(head): found \(invariant) \(invariantName) in \(schedules) schedules; shrunk "
+            + "\(originalSteps ?? steps) → \(steps) steps\(fixed)"
+            + (others.isEmpty ? "" : "; also found \(others.joined(separator: ", "))") + ", "
             + String(format: "%.2f s", seconds) + " — \(verdict)"
     }
 }

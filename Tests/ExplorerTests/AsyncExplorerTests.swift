@@ -20,7 +20,9 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
 /// kit's page source: it must find every async mutant with a schedule no longer than the fixed
 /// contract timeline that catches it, flag no correct adopter, and never hang.
 @Suite struct AsyncExplorerTests {
-    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000)
+    // Mutants: the first finding is enough here (the CLI and `EveryFindingTests` explore the
+    // whole budget); correct implementations run the whole budget either way.
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000, stopsAtFirstFinding: true)
 
     @Test func everyBundledAsyncPagerIsExplorable() {
         #expect(AsyncExplorableCase.mutants.count == 3)
@@ -79,7 +81,7 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(first.unobservableTriggers == second.unobservableTriggers)
         #expect(first.inapplicableSchedules == second.inapplicableSchedules)
 
-        let mutantOptions = ExplorationOptions(strategy: .random(seed: 5), budget: 2_000)
+        let mutantOptions = ExplorationOptions(strategy: .random(seed: 5), budget: 2_000, stopsAtFirstFinding: true)
         let one = await PagerExploration.explore(ViewModelThatChecksCancellationBeforeTheAwaitAdapter.self, options: mutantOptions)
         let two = await PagerExploration.explore(ViewModelThatChecksCancellationBeforeTheAwaitAdapter.self, options: mutantOptions)
         let found = try #require(one.finding)

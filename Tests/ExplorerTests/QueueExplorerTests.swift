@@ -27,7 +27,8 @@ struct PastedQueueExplorerOutput {
 /// through I7–I9 and the Q rules one state can break, shrink it to no more steps than the
 /// fixed contract that catches it, and stay silent on the reference queue and the adopters.
 @Suite struct QueueExplorerTests {
-    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 300)
+    // Mutants: the first finding is enough here; correct queues run the whole budget either way.
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 300, stopsAtFirstFinding: true)
 
     /// Every queue mutant, and the rule the explorer reports for it (seed 1).
     static let mutants: [(name: String, rule: ContractID)] = [
@@ -71,8 +72,9 @@ struct PastedQueueExplorerOutput {
     func explorerFindsTheQueueMutant(_ name: String) async throws {
         let implementation = try #require(BundledImplementations.queues.first { $0.name == name })
         let result = try #require(await implementation.explore(Self.options))
-        let finding = try #require(result.finding, "\(result.headline)")
-        #expect(finding.invariant.id == Self.mutants.first { $0.name == name }?.rule)
+        // Its own rule is among the distinct findings (the search goes on after the first).
+        let rule = Self.mutants.first { $0.name == name }?.rule
+        let finding = try #require(result.findings.first { $0.invariant.id == rule }, "\(result.headline)")
         // No longer than the fixed timeline of its ledger that fails soonest.
         var fixedSteps = Int.max
         for entry in implementation.ledger.entries {

@@ -14,6 +14,16 @@ public struct ExplorationOptions: Hashable, Sendable {
     public var shrink: Bool
     /// The watchdog for replaying the shrunk schedule.
     public var watchdog: Duration
+    /// Rules a team knows its implementation breaks (`["P12"]`), as a ledger does: their
+    /// findings are counted and shown, never reported as failures, and one that stops
+    /// happening is reported so the entry can go.
+    public var expecting: Set<ContractID>
+    /// Only findings of required rules count: recommended ones (P10's cycles, P12, P13, Q11,
+    /// Q12) are not reported and do not stop the search for others.
+    public var requiredOnly: Bool
+    /// Stop at the first finding (by schedule number) instead of exploring the whole budget for
+    /// every distinct broken rule: quicker when one bug is all you want to see.
+    public var stopsAtFirstFinding: Bool
 
     /// Creates options.
     /// - Parameters:
@@ -23,10 +33,17 @@ public struct ExplorationOptions: Hashable, Sendable {
     ///   - parallelism: How many schedules run at once; defaults to the active processor count.
     ///   - shrink: Whether to shrink a failure (default `true`).
     ///   - watchdog: The limit for replaying the shrunk schedule.
+    ///   - expecting: Rules whose findings are known and expected (see ``expecting``).
+    ///   - requiredOnly: Whether only required rules' findings count.
+    ///   - stopsAtFirstFinding: Whether the search stops at its first finding.
     public init(
         strategy: ExplorationStrategy = .random(seed: 1), budget: Int = 2_000, maxSteps: Int = 24,
-        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = .seconds(30)
+        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = .seconds(30),
+        expecting: Set<ContractID> = [], requiredOnly: Bool = false, stopsAtFirstFinding: Bool = false
     ) {
+        self.stopsAtFirstFinding = stopsAtFirstFinding
+        self.expecting = expecting
+        self.requiredOnly = requiredOnly
         self.strategy = strategy
         self.budget = max(1, budget)
         self.maxSteps = max(1, maxSteps)

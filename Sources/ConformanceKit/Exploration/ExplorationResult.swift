@@ -4,16 +4,19 @@ public struct ExplorationResult: Hashable, Sendable {
     public let subject: String
     /// How schedules were chosen.
     public let strategy: ExplorationStrategy
-    /// Schedules executed up to and including the first failing one, or all of them when
-    /// nothing failed.
+    /// Schedules executed: the whole budget for a random search, which goes on after a finding;
+    /// up to the first failing prefix for a bounded exhaustive one.
     public let schedules: Int
     /// Steps executed over those schedules.
     public let steps: Int
-    /// The first failure, shrunk, or `nil` when every invariant held.
-    public let finding: ExplorationFinding?
+    /// Every distinct broken rule found, each shrunk on its own: required rules first, then in
+    /// the order the search met them.
+    public let findings: [ExplorationFinding]
+    /// The rules the exploration was told to expect (``ExplorationOptions/expecting``).
+    public let expected: Set<ContractID>
     /// Wall time of the whole exploration, shrinking included (measured, never used to decide).
     public let seconds: Double
-    /// Wall time up to the first failure, before shrinking.
+    /// Wall time of the search before shrinking, when something was found.
     public let secondsToFailure: Double?
     /// Async level: triggers skipped because the kit could not have observed them settle
     /// (every task priority above a parked load was spent by earlier joins and probes), over
@@ -22,31 +25,64 @@ public struct ExplorationResult: Hashable, Sendable {
     /// Async level: `alreadyAvailable` replays that ended early because a step came where a
     /// planned answer was due (a trigger skipped under one delivery mode and not the other).
     public let inapplicableSchedules: Int
+    /// Failures the search met whose replay, after shrinking, passed: not reproducible (a hang
+    /// on a loaded machine, say), so not findings; counted so they are never silent.
+    public let unreproducedFailures: Int
 
     /// Creates a result.
     public init(
         subject: String, strategy: ExplorationStrategy, schedules: Int, steps: Int,
-        finding: ExplorationFinding?, seconds: Double, secondsToFailure: Double?,
-        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0
+        findings: [ExplorationFinding], expected: Set<ContractID> = [], seconds: Double, secondsToFailure: Double?,
+        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproducedFailures: Int = 0
     ) {
+        self.unreproducedFailures = unreproducedFailures
+        self.findings = findings.enumerated().sorted { left, right in
+            (left.element.tier == .required ? 0 : 1, left.offset) < (right.element.tier == .required ? 0 : 1, right.offset)
+        }.map(\.element)
+        self.expected = expected
         self.unobservableTriggers = unobservableTriggers
         self.inapplicableSchedules = inapplicableSchedules
         self.subject = subject
         self.strategy = strategy
         self.schedules = schedules
         self.steps = steps
-        self.finding = finding
         self.seconds = seconds
         self.secondsToFailure = secondsToFailure
     }
 
+    /// The findings of rules the exploration was not told to expect.
+    public var unexpectedFindings: [ExplorationFinding] {
+        findings.filter { !expected.contains($0.invariant.id) }
+    }
+
+    /// The first unexpected finding (a required rule's before a recommended one's), or `nil`
+    /// when every rule held or broke only as expected.
+    public var finding: ExplorationFinding? { unexpectedFindings.first }
+
+    /// Expected rules nothing broke: a known finding that stopped happening, so its entry in
+    /// ``ExplorationOptions/expecting`` can go.
+    public var expectedButNotFound: [ContractID] {
+        expected.filter { id in !findings.contains { $0.invariant.id == id } }.sorted()
+    }
+
     /// One line: what was explored and what was found.
     public var headline: String {
-        guard let finding else {
-            return "\(subject): no rule failed in \(schedules) schedules (\(strategy))\(skips)"
+        var notes: [String] = []
+        let known = findings.filter { expected.contains($0.invariant.id) }
+        if !known.isEmpty { notes.append("expected: " + known.map(\.invariant.id.rawValue).joined(separator: ", ")) }
+        if !expectedButNotFound.isEmpty {
+            notes.append("expected but not found: " + expectedButNotFound.map(\.rawValue).joined(separator: ", "))
         }
-        return "\(subject): \(finding.invariant.title) failed after \(schedules) schedules "
-            + "(\(strategy)); shrunk from \(finding.originalSteps) to \(finding.shrunkSteps) steps"
+        let tail = notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")
+        let unexpected = unexpectedFindings
+        guard let first = unexpected.first else {
+            return "\(subject): no rule failed in \(schedules) schedules (\(strategy))\(skips)\(tail)"
+        }
+        let others = unexpected.dropFirst().map(\.invariant.title)
+        return "\(subject): \(first.invariant.title) failed"
+            + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))")
+            + " in \(schedules) schedules (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
+            + tail
     }
 
     /// What was skipped, when anything was: `; skipped 12 unobservable triggers, 1 inapplicable schedule`.
@@ -58,13 +94,26 @@ public struct ExplorationResult: Hashable, Sendable {
         if inapplicableSchedules > 0 {
             parts.append("\(inapplicableSchedules) inapplicable schedule\(inapplicableSchedules == 1 ? "" : "s")")
         }
+        if unreproducedFailures > 0 {
+            parts.append(
+                "\(unreproducedFailures) failure\(unreproducedFailures == 1 ? "" : "s") whose replay passed (not reproducible)")
+        }
         return parts.isEmpty ? "" : "; skipped " + parts.joined(separator: ", ")
     }
 
-    /// The headline, the shrunk failure as a bug report and the regression test to paste.
+    /// The headline, then each unexpected finding as a bug report with its regression test to
+    /// paste.
     public var fullText: String {
-        guard let finding else { return headline }
-        var parts = [headline]
+        ([headline] + unexpectedFindings.map(report(of:))).joined(separator: "\n\n")
+    }
+
+    /// One finding as a bug report: what broke, the shrunk schedule's timeline and the
+    /// regression test to paste.
+    public func report(of finding: ExplorationFinding) -> String {
+        var parts = [
+            "\(subject): \(finding.invariant.title) failed (\(strategy)); shrunk from \(finding.originalSteps) "
+                + "to \(finding.shrunkSteps) steps"
+        ]
         parts += finding.report.outcome.violations.map { finding.report.message(for: $0) }
         parts.append("Regression test (paste into a test target):\n\n" + finding.regressionTest)
         return parts.joined(separator: "\n\n")

@@ -2,7 +2,7 @@ import ConformanceKit
 import Foundation
 
 /// Explores a pager through generated schedules, checks the invariants I1–I6 after every
-/// step, and shrinks the first failure to a minimal schedule with a paste-ready regression
+/// step, and shrinks each distinct broken rule to a minimal schedule with a paste-ready regression
 /// test.
 ///
 /// ```swift
@@ -20,6 +20,9 @@ public enum PagerExploration {
         let index: Int
         let steps: [PagerSchedule.Step]
         let invariant: ContractID
+        /// The tier of the check that failed (a recommended part of a required rule, such as
+        /// P10's cycles, is its own finding).
+        var tier: ContractTier = .required
         /// The delivery mode it failed under (async level).
         var mode: DeliveryMode? = nil
         /// What the watchdog said, when the schedule hung.
@@ -30,7 +33,7 @@ public enum PagerExploration {
     /// - Parameters:
     ///   - adapter: The adapter type; each schedule gets a fresh instance.
     ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism.
-    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
     public static func explore<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
@@ -57,7 +60,7 @@ public enum PagerExploration {
     ///   - adapter: The adapter type; each schedule gets a fresh subject.
     ///   - modes: The delivery modes to pick from.
     ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism, watchdog.
-    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
     public static func explore<Adapter: AsyncPagerAdapter>(
         _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
         options: ExplorationOptions = ExplorationOptions()
@@ -69,50 +72,81 @@ public enum PagerExploration {
         let clock = ContinuousClock()
         let start = clock.now
         let tally = Tally()
-        let search: (explored: Int, steps: Int, hit: Hit?) =
-            switch options.strategy {
-            case .random(let seed): await randomSearch(subject, seed: seed, options: options, tally: tally)
-            case .exhaustive(let depth): await exhaustiveSearch(subject, depth: depth, options: options)
+        let search: (explored: Int, steps: Int, hits: [Hit])
+        switch options.strategy {
+        case .random(let seed):
+            search = await randomSearch(subject, seed: seed, options: options, tally: tally)
+        case .exhaustive(let depth):
+            let first = await exhaustiveSearch(subject, depth: depth, options: options)
+            search = (first.explored, first.steps, first.hit.map { [$0] }?.filter { counts($0, options) } ?? [])
+        }
+        let skipped = tally.total(upTo: nil)
+        let toFailure = search.hits.isEmpty ? nil : seconds(start.duration(to: clock.now))
+        var findings: [ExplorationFinding] = []
+        var unreproduced = 0
+        for hit in search.hits {
+            let finding = await shrinkAndReport(hit, subject, options: options)
+            // A failure its own replay does not show again (a hang under a loaded machine) is
+            // counted and said, never reported as found.
+            guard finding.report.outcome != .passed else {
+                unreproduced += 1
+                continue
             }
-        let skipped = tally.total(upTo: search.hit.map { $0.index / Tally.blockSize })
-        let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
-        var finding: ExplorationFinding?
-        if let hit = search.hit {
-            finding = await shrinkAndReport(hit, subject, options: options)
+            // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
+            if !findings.contains(where: { $0.invariant.id == finding.invariant.id && $0.tier == finding.tier }) {
+                findings.append(finding)
+            }
         }
         return ExplorationResult(
             subject: subject.name, strategy: options.strategy,
-            schedules: search.explored, steps: search.steps, finding: finding,
+            schedules: search.explored, steps: search.steps, findings: findings, expected: options.expecting,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
-            unobservableTriggers: skipped.unobservable, inapplicableSchedules: skipped.inapplicable)
+            unobservableTriggers: skipped.unobservable, inapplicableSchedules: skipped.inapplicable,
+            unreproducedFailures: unreproduced)
+    }
+
+    /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
+    /// `requiredOnly`).
+    private static func counts(_ hit: Hit, _ options: ExplorationOptions) -> Bool {
+        !(options.requiredOnly && hit.tier == .recommended)
+    }
+
+    /// What makes two hits one finding: the rule and the tier of its part that broke.
+    private static func findingKey(_ hit: Hit) -> String {
+        "\(hit.invariant) \(hit.tier.rawValue)"
     }
 
     // MARK: - Strategies
 
     private static func randomSearch(
         _ subject: ExplorationSubject, seed: UInt64, options: ExplorationOptions, tally: Tally
-    ) async -> (explored: Int, steps: Int, hit: Hit?) {
+    ) async -> (explored: Int, steps: Int, hits: [Hit]) {
         let blockSize = Tally.blockSize
         let budget = options.budget
         let maxSteps = options.maxSteps
-        return await ParallelSearch.firstHit(
-            blocks: (budget + blockSize - 1) / blockSize, parallelism: options.parallelism
-        ) { block in
+        let blocks = (budget + blockSize - 1) / blockSize
+        let block: @Sendable (Int) async -> ParallelSearch.HitsBlock<Hit> = { block in
             var explored = 0
             var stepCount = 0
+            var hits: [Hit] = []
+            var keys: Set<String> = []
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
                 let trial = ScheduleTrial(subject: subject, index: index, maxSteps: maxSteps, watchdog: options.watchdog)
                 let outcome = await trial.run(seed: seed)
                 stepCount += outcome.steps
                 tally.add(outcome, block: block)
-                if let hit = outcome.hit { return .init(explored: explored, steps: stepCount, hit: hit) }
+                if let hit = outcome.hit, counts(hit, options), keys.insert(findingKey(hit)).inserted {
+                    hits.append(hit)
+                    if options.stopsAtFirstFinding { break }
+                }
                 // A model-level schedule never suspends: give other work on the cooperative
                 // pool (other tests, their watchdogs) a turn between schedules.
                 await Task.yield()
             }
-            return .init(explored: explored, steps: stepCount, hit: nil)
+            return .init(explored: explored, steps: stepCount, hits: hits)
         }
+        return await ParallelSearch.search(blocks: blocks, options: options, key: findingKey, block)
     }
 
     private static func exhaustiveSearch(
@@ -186,7 +220,7 @@ public enum PagerExploration {
                         try await execution.apply(step)
                     } catch {
                         await execution.finish()
-                        return Visited(failure: ScheduleExecution.Failure(error).invariant)
+                        return Visited(failure: ScheduleExecution.Failure(error).key)
                     }
                 }
                 let fingerprint = execution.fingerprint
@@ -213,8 +247,8 @@ public enum PagerExploration {
         let mode = hit.mode
         if options.shrink && hit.message == nil {
             func stillFails(_ candidate: [PagerSchedule.Step]) async -> Bool {
-                await watchedReplay(candidate, subject, mode: mode, options: options)?.failure?.invariant
-                    == hit.invariant
+                let failure = await watchedReplay(candidate, subject, mode: mode, options: options)?.failure
+                return failure?.key == hit.invariant && failure?.violation.tier == hit.tier
             }
             // Fewest steps first: drop one step at a time, renumbering the answers after it
             // (plain delta debugging cannot drop a trigger without breaking every later answer).
@@ -242,7 +276,7 @@ public enum PagerExploration {
             // schedule fails the same way.
             if mode == nil || trimmed.count == steps.count {
                 steps = trimmed
-            } else if await watchedReplay(trimmed, subject, mode: mode, options: options)?.failure?.invariant
+            } else if await watchedReplay(trimmed, subject, mode: mode, options: options)?.failure?.key
                 == hit.invariant
             {
                 steps = trimmed
@@ -251,8 +285,14 @@ public enum PagerExploration {
         let schedule = PagerSchedule(steps)
         let report = await schedule.run(subject, mode: mode, options: RunOptions(watchdog: options.watchdog))
         let violation = report.outcome.violations.first
+        // The contract as the shrunk schedule names it (a finding keyed by its invariant, I1,
+        // is named by what caused it there).
+        let contract =
+            hit.message == nil
+            ? await watchedReplay(steps, subject, mode: mode, options: options)?.failure?.invariant ?? hit.invariant
+            : hit.invariant
         let invariant =
-            ContractCatalog.descriptor(hit.invariant)
+            ContractCatalog.descriptor(contract)
             ?? (hit.invariant == "watchdog"
                 ? ContractDescriptor(
                     id: hit.invariant, name: "the schedule hung",

@@ -6,8 +6,9 @@ extension ScheduleExecution {
     /// A failure of the contract `contract`, found by invariant `invariant`: named by the
     /// contract, with its tier (unless the check says otherwise), the invariant beside it.
     func failure(
-        _ contract: ContractID, invariant: ContractID, tier: ContractTier? = nil, _ summary: String,
-        expected: String? = nil, actual: String? = nil, difference: String? = nil, hint: String? = nil
+        _ contract: ContractID, invariant: ContractID, tier: ContractTier? = nil, keyedByInvariant: Bool = false,
+        _ summary: String, expected: String? = nil, actual: String? = nil, difference: String? = nil,
+        hint: String? = nil
     ) -> Failure {
         let descriptor = ContractCatalog.descriptor(contract)
         let title = (descriptor?.title ?? contract.rawValue)
@@ -16,22 +17,39 @@ extension ScheduleExecution {
             invariant: contract,
             violation: Violation(
                 tier: tier ?? descriptor?.tier ?? .required, summary: "\(title): \(summary)", expected: expected,
-                actual: actual, difference: difference, hint: hint, step: stepsTaken))
+                actual: actual, difference: difference, hint: hint, step: stepsTaken),
+            key: keyedByInvariant ? invariant : nil)
+    }
+
+    /// The contract a broken position or list belongs to, judged on a shrunk schedule (these
+    /// findings are keyed by their invariant while searching and shrinking): an earlier
+    /// query's answer given since this query began moved it (P4, the stale answer written
+    /// before its ticket check), or a page delivered again did (P3); else `otherwise`.
+    func cause(otherwise: ContractID) -> ContractID {
+        staleAnswersThisQuery > 0 ? "P4" : repeatedAnswersThisQuery > 0 ? "P3" : otherwise
     }
 
     /// I1, I5, I6 and the position part of I3/I4, checked as the pager starts a request.
     func checkNewRequest(_ request: Request) -> Failure? {
         if let end {
             return failure(
-                end.contract, invariant: "I5", tier: end.tier,
+                cause(otherwise: end.contract), invariant: "I5", tier: end.tier,
+                keyedByInvariant: true,
                 "Expected no request after the end of the list (\(end.description)), but the pager started \(describe(request)).",
                 expected: "requests: none until a query change or refresh",
                 actual: "requests: \(describe(request))",
                 hint: "Check hasMore (and the protocol-error stop) before starting a request, for every trigger: bottom reached, retry and explicit loads.")
         }
         if let running = requests.first(where: { $0.generation == generation && $0.answer == nil }) {
+            // What cleared the in-flight state names the rule: an old query's answer (P4), a
+            // page delivered again (P3), or else the duplicate trigger itself (P1). Judged on
+            // the shrunk schedule (the search keys the finding by I1), where an answer still
+            // there between the two requests is one the failure needs.
+            let cause: ContractID =
+                staleAnswersGiven > running.staleAnswersBefore
+                ? "P4" : repeatedAnswersGiven > running.repeatedAnswersBefore ? "P3" : "P1"
             return failure(
-                "P1", invariant: "I1",
+                cause, invariant: "I1", keyedByInvariant: true,
                 "Expected at most one request in flight for query \(query), but the pager started \(describe(request)) while \(describe(running)) is still unanswered.",
                 expected: "in flight: \(describe(running))",
                 actual: "in flight: \(describe(running)), \(describe(request))",
@@ -41,7 +59,7 @@ extension ScheduleExecution {
         guard request.position != expected else { return nil }
         if let failedPosition {
             return failure(
-                "P6", invariant: "I6",
+                cause(otherwise: "P6"), invariant: "I6", keyedByInvariant: true,
                 "Expected the request after the failure of \(failedPosition) to ask for \(failedPosition) again, but it asked for \(request.position).",
                 expected: "position: \(failedPosition)", actual: "position: \(request.position)",
                 hint: "A failure must not advance the page position; retry re-requests the page that failed.")
@@ -53,11 +71,11 @@ extension ScheduleExecution {
                 expected: "position: \(expected)", actual: "position: \(request.position)",
                 hint: "Store a response's cursor only after its ticket matched the request in flight.")
         }
-        // A position advanced twice by a repeated answer breaks "accepted once" (P3); otherwise
+        // A position broken by a repeated answer breaks "accepted once" (P3); otherwise
         // the next request is not the one after the accepted pages (P9 for cursors, P1's "the
         // next trigger starts exactly one request, for the next page" for page numbers).
         return failure(
-            redeliveredSinceAccept ? "P3" : usesCursors ? "P9" : "P1", invariant: "I3",
+            cause(otherwise: usesCursors ? "P9" : "P1"), invariant: "I3", keyedByInvariant: true,
             "Expected the next request to continue the list at \(expected) after \(acceptedPages) accepted page(s), but it asked for \(request.position): the visible list would leave the server's order.",
             expected: "position: \(expected)", actual: "position: \(request.position)",
             hint: "Advance the page position (or store the cursor) once per accepted response, never for a repeated or stale one.")
@@ -128,10 +146,10 @@ extension ScheduleExecution {
                 difference: listDifference(expected: wanted, actual: state.visible),
                 hint: "Commit each page as its response is accepted, then request the next; a failure in the middle keeps the committed pages.")
         }
-        // A page shown twice or not at all after a repeated answer is P3's; otherwise the list
+        // A list broken by a repeated answer is P3's; otherwise the list
         // is not what merging the accepted pages gives (P2: each ID once, in the server's order).
         throw failure(
-            redeliveredSinceAccept ? "P3" : "P2", invariant: "I3",
+            cause(otherwise: "P2"), invariant: "I3", keyedByInvariant: true,
             "Expected the visible list to be the accepted pages' items, de-duplicated, in server order, \(Self.list(wanted)), but it is \(state.visibleList).",
             expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),

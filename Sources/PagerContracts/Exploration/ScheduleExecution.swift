@@ -15,6 +15,10 @@ final class ScheduleExecution {
         let position: PagePosition
         /// The first answer, once given.
         var answer: PageAnswer?
+        /// Answers to non-current requests and repeated answers given before this one started:
+        /// one given later while it is in flight may be what cleared its in-flight state.
+        var staleAnswersBefore = 0
+        var repeatedAnswersBefore = 0
     }
 
     /// Why the current query may start no further request (I5).
@@ -61,12 +65,18 @@ final class ScheduleExecution {
 
     /// A failed invariant, ready for the report.
     struct Failure: Error {
+        /// The contract whose rule broke (the finding's name).
         let invariant: ContractID
         let violation: Violation
+        /// What the search and the shrinker hold fixed: the contract, or the invariant when the
+        /// contract depends on which earlier step caused the failure (I1), so the shrinker
+        /// can drop a step that was not the cause and the shrunk schedule names the contract.
+        let key: ContractID
 
-        init(invariant: ContractID, violation: Violation) {
+        init(invariant: ContractID, violation: Violation, key: ContractID? = nil) {
             self.invariant = invariant
             self.violation = violation
+            self.key = key ?? invariant
         }
 
         /// `error` as a failure: itself, or an adapter error the explorer reports as found.
@@ -110,9 +120,16 @@ final class ScheduleExecution {
     private(set) var staleRows: Set<Int> = []
     /// The new items of the page whose cursor stalled (P10): a pager may show or refuse them.
     private(set) var refusableRows: Set<Int> = []
-    /// A page of the current query was delivered again since the last accepted page: a wrong
-    /// position or list from here on is P3's (accepted once), not a lost page.
-    private(set) var redeliveredSinceAccept = false
+    /// Answers given so far to requests of a non-current query (pages and failures).
+    private(set) var staleAnswersGiven = 0
+    /// Pages delivered again so far.
+    private(set) var repeatedAnswersGiven = 0
+    /// Pages of the current query delivered again: in a shrunk schedule, one still there is
+    /// what broke the position or the list (P3), whatever invariant saw it.
+    private(set) var repeatedAnswersThisQuery = 0
+    /// Answers to an earlier query's requests given since this query began: in a shrunk
+    /// schedule, one still there is what moved the position (P4), whatever invariant saw it.
+    private(set) var staleAnswersThisQuery = 0
     /// The generation of the response that minted each cursor.
     private(set) var cursorGenerations: [String: Int] = [:]
 
@@ -246,6 +263,8 @@ final class ScheduleExecution {
                 accept(response, for: request)
             } else {
                 staleAnswer = request
+                staleAnswersGiven += 1
+                staleAnswersThisQuery += 1
                 staleRows.formUnion(rows)
             }
             text = "answer \(describe(request))\(staleNote(request)): \(response)"
@@ -255,7 +274,14 @@ final class ScheduleExecution {
                 case .page(let response)? = requests[index].answer
             else { return skip(step, "request #\(number) has no page to deliver again") }
             let request = requests[index]
-            if request.generation != generation { staleAnswer = request } else { redeliveredSinceAccept = true }
+            if request.generation != generation {
+                staleAnswer = request
+                staleAnswersGiven += 1
+                staleAnswersThisQuery += 1
+            } else {
+                repeatedAnswersThisQuery += 1
+            }
+            repeatedAnswersGiven += 1
             text = "answer \(describe(request)) [again]\(staleNote(request)): \(response)"
                 + (try await answer(index, with: .page(response)))
         case .fail(let number, let failure):
@@ -268,6 +294,8 @@ final class ScheduleExecution {
                 failedPosition = request.position
             } else {
                 staleAnswer = request
+                staleAnswersGiven += 1
+                staleAnswersThisQuery += 1
             }
             text = "answer \(describe(request))\(staleNote(request)): failure: \(failure)"
                 + (try await answer(index, with: .failure(failure)))
@@ -309,7 +337,8 @@ final class ScheduleExecution {
         failedPosition = nil
         end = nil
         refusableRows = []
-        redeliveredSinceAccept = false
+        repeatedAnswersThisQuery = 0
+        staleAnswersThisQuery = 0
         pagesWithoutProgress = 0
         generationStartVisible = state.visible
     }
@@ -366,7 +395,6 @@ final class ScheduleExecution {
             accepted.append(row.id)
         }
         acceptedPages += 1
-        redeliveredSinceAccept = false
         failedPosition = nil
         pagesWithoutProgress = accepted.count == countBefore ? pagesWithoutProgress + 1 : 0
         if usesCursors { lastAcceptedCursor = response.nextCursor }
@@ -404,7 +432,8 @@ final class ScheduleExecution {
         var started: [String] = []
         for position in positions {
             let request = Request(
-                number: requests.count + 1, generation: generation, query: query, position: position)
+                number: requests.count + 1, generation: generation, query: query, position: position,
+                staleAnswersBefore: staleAnswersGiven, repeatedAnswersBefore: repeatedAnswersGiven)
             if pendingFailure == nil { pendingFailure = checkNewRequest(request) }
             requests.append(request)
             if case .cursor(let cursor?) = position { requestedCursors.append(cursor) }

@@ -74,8 +74,9 @@ struct ScheduleTrial {
             do {
                 try await execution.apply(step)
             } catch {
+                let failure = ScheduleExecution.Failure(error)
                 hit = PagerExploration.Hit(
-                    index: index, steps: steps, invariant: ScheduleExecution.Failure(error).invariant,
+                    index: index, steps: steps, invariant: failure.key, tier: failure.violation.tier,
                     mode: generationMode)
                 break
             }
@@ -94,8 +95,8 @@ struct ScheduleTrial {
             notApplicable: replay.notApplicable != nil)
         if let failure = replay.failure, let failing = replay.failingIndex {
             outcome.hit = PagerExploration.Hit(
-                index: index, steps: Array(steps.prefix(failing + 1)), invariant: failure.invariant,
-                mode: .alreadyAvailable)
+                index: index, steps: Array(steps.prefix(failing + 1)), invariant: failure.key,
+                tier: failure.violation.tier, mode: .alreadyAvailable)
         }
         return outcome
     }

@@ -3,7 +3,7 @@ import ConformanceKit
 /// Explores a write queue through generated schedules — submits (new, copied and coalescable
 /// updates), sending passes started together, answers of every kind (success, unknown outcomes,
 /// conflicts, client errors) to any open send in any order, the clock, crashes and relaunches —
-/// checks the rules after every step, and shrinks the first failure.
+/// checks the rules after every step, and shrinks each distinct broken rule.
 ///
 /// ```swift
 /// let result = await QueueExploration.explore(MyQueueAdapter.self, options: ExplorationOptions(budget: 300))
@@ -23,81 +23,104 @@ public enum QueueExploration {
     ///   - adapter: The queue's adapter; each schedule gets fresh storage.
     ///   - options: Strategy (random from a seed, or bounded exhaustive to a depth), budget,
     ///     parallelism, watchdog.
-    /// - Returns: How many schedules ran and the first failure, shrunk, if any.
+    /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
     public static func explore<A: WriteQueueAdapter>(
         _ adapter: A.Type, options: ExplorationOptions = ExplorationOptions(budget: 300)
     ) async -> ExplorationResult {
         let clock = ContinuousClock()
         let start = clock.now
-        let watchdog = options.watchdog
-        let search: (explored: Int, steps: Int, hit: QueueSearchHit?)
+        let search: (explored: Int, steps: Int, hits: [QueueSearchHit])
         let provenance: String
         switch options.strategy {
         case .random(let seed):
             search = await randomSearch(A.self, seed: seed, options: options)
             provenance = "random, seed \(seed)"
         case .exhaustive(let depth):
-            search = await QueueExhaustiveSearch.search(A.self, depth: depth, options: options)
+            let first = await QueueExhaustiveSearch.search(A.self, depth: depth, options: options)
+            search = (first.explored, first.steps, first.hit.map { [$0] }?.filter { counts($0, options) } ?? [])
             provenance = "exhaustive, depth \(depth)"
         }
-        let toFailure = search.hit.map { _ in seconds(start.duration(to: clock.now)) }
-        var finding: ExplorationFinding?
-        if let hit = search.hit {
-            var steps = hit.steps
-            if options.shrink {
-                // Shrink over steps that name their operations by the submit that made them, so
-                // removing an unrelated step (which renumbers later sends and operations) keeps
-                // each answer on its request.
-                let found = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
-                let shrunk = await ScheduleShrinker.shrink(
-                    QueueShrinkStep.steps(of: found), simpler: QueueShrinkStep.simpler, maxReplays: 600
-                ) { candidate in
-                    await QueueShrinkStep.replay(candidate, against: A.self, watchdog: watchdog).invariant == hit.invariant
-                }.steps
-                let replayed = await QueueShrinkStep.replay(shrunk, against: A.self, watchdog: watchdog)
-                // Keep the shrunk schedule only if it fails the same way as printed.
-                if await QueueSchedule(replayed.steps).replay(against: A.self, watchdog: watchdog).invariant == hit.invariant {
-                    steps = replayed.steps
-                }
+        let toFailure = search.hits.isEmpty ? nil : seconds(start.duration(to: clock.now))
+        var findings: [ExplorationFinding] = []
+        var unreproduced = 0
+        for hit in search.hits {
+            let finding = await shrinkAndReport(hit, A.self, provenance: provenance, options: options)
+            // A failure its own replay does not show again is counted and said, never reported as found.
+            guard finding.report.outcome != .passed else {
+                unreproduced += 1
+                continue
             }
-            let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
-            let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
-            steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
-            let schedule = QueueSchedule(steps)
-            let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
-            let invariant =
-                ContractCatalog.descriptor(hit.invariant)
-                ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
-            let name = String(describing: A.self)
-            finding = ExplorationFinding(
-                invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
-                shrunkSteps: steps.count, scheduleLiteral: schedule.swiftLiteral(indent: ""),
-                regressionTest: schedule.regressionTest(
-                    typeName: name,
-                    module: String(reflecting: A.self).split(separator: ".").first.map(String.init) ?? name,
-                    invariant: invariant, provenance: "\(provenance), schedule \(hit.index + 1)",
-                    originalSteps: hit.steps.count))
+            findings.append(finding)
         }
         return ExplorationResult(
             subject: String(describing: A.self), strategy: options.strategy, schedules: search.explored,
-            steps: search.steps, finding: finding, seconds: seconds(start.duration(to: clock.now)),
-            secondsToFailure: toFailure)
+            steps: search.steps, findings: findings, expected: options.expecting,
+            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
+            unreproducedFailures: unreproduced)
     }
 
-    /// Seeded random schedules in blocks of eight, on every core; the first failure by
+    /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
+    /// `requiredOnly`).
+    private static func counts(_ hit: QueueSearchHit, _ options: ExplorationOptions) -> Bool {
+        !(options.requiredOnly && ContractCatalog.descriptor(hit.invariant)?.tier == .recommended)
+    }
+
+    /// Shrinks one failing schedule and builds its finding: the report and the regression test.
+    private static func shrinkAndReport<A: WriteQueueAdapter>(
+        _ hit: QueueSearchHit, _ adapter: A.Type, provenance: String, options: ExplorationOptions
+    ) async -> ExplorationFinding {
+        let watchdog = options.watchdog
+        var steps = hit.steps
+        if options.shrink {
+            // Shrink over steps that name their operations by the submit that made them, so
+            // removing an unrelated step (which renumbers later sends and operations) keeps
+            // each answer on its request.
+            let found = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
+            let shrunk = await ScheduleShrinker.shrink(
+                QueueShrinkStep.steps(of: found), simpler: QueueShrinkStep.simpler, maxReplays: 600
+            ) { candidate in
+                await QueueShrinkStep.replay(candidate, against: A.self, watchdog: watchdog).invariant == hit.invariant
+            }.steps
+            let replayed = await QueueShrinkStep.replay(shrunk, against: A.self, watchdog: watchdog)
+            // Keep the shrunk schedule only if it fails the same way as printed.
+            if await QueueSchedule(replayed.steps).replay(against: A.self, watchdog: watchdog).invariant == hit.invariant {
+                steps = replayed.steps
+            }
+        }
+        let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
+        let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
+        steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+        let schedule = QueueSchedule(steps)
+        let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
+        let invariant =
+            ContractCatalog.descriptor(hit.invariant)
+            ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
+        let name = String(describing: A.self)
+        return ExplorationFinding(
+            invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
+            shrunkSteps: steps.count, scheduleLiteral: schedule.swiftLiteral(indent: ""),
+            regressionTest: schedule.regressionTest(
+                typeName: name,
+                module: String(reflecting: A.self).split(separator: ".").first.map(String.init) ?? name,
+                invariant: invariant, provenance: "\(provenance), schedule \(hit.index + 1)",
+                originalSteps: hit.steps.count))
+    }
+
+    /// Seeded random schedules in blocks of eight, on every core; each rule's first failure by
     /// schedule number wins, so the result depends only on the seed.
     private static func randomSearch<A: WriteQueueAdapter>(
         _ adapter: A.Type, seed: UInt64, options: ExplorationOptions
-    ) async -> (explored: Int, steps: Int, hit: QueueSearchHit?) {
+    ) async -> (explored: Int, steps: Int, hits: [QueueSearchHit]) {
         let blockSize = 8
         let budget = options.budget
         let maxSteps = options.maxSteps
         let watchdog = options.watchdog
-        return await ParallelSearch.firstHit(
-            blocks: (budget + blockSize - 1) / blockSize, parallelism: options.parallelism
-        ) { block -> ParallelSearch.Block<QueueSearchHit> in
+        return await ParallelSearch.search(
+            blocks: (budget + blockSize - 1) / blockSize, options: options, key: \.invariant
+        ) { block -> ParallelSearch.HitsBlock<QueueSearchHit> in
             var explored = 0
             var stepCount = 0
+            var hits: [QueueSearchHit] = []
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
                 let generator = GeneratorBox(QueueScheduleGenerator(seed: seed, index: index))
@@ -105,13 +128,13 @@ public enum QueueExploration {
                     execution, _ in generator.next(for: execution)
                 }
                 stepCount += replay.applied.count
-                if let invariant = replay.invariant {
-                    return .init(
-                        explored: explored, steps: stepCount,
-                        hit: QueueSearchHit(index: index, steps: replay.steps, invariant: invariant))
+                if let invariant = replay.invariant, !hits.contains(where: { $0.invariant == invariant }) {
+                    let hit = QueueSearchHit(index: index, steps: replay.steps, invariant: invariant)
+                    if counts(hit, options) { hits.append(hit) }
+                    if options.stopsAtFirstFinding, !hits.isEmpty { break }
                 }
             }
-            return .init(explored: explored, steps: stepCount, hit: nil)
+            return .init(explored: explored, steps: stepCount, hits: hits)
         }
     }
 

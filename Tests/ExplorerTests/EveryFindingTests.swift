@@ -1,0 +1,62 @@
+@testable import BundledImplementations
+import ConformanceTesting
+import Testing
+
+/// The explorer goes on after a finding: every distinct broken rule within the budget, each
+/// shrunk on its own; known findings are declared like a ledger.
+@Suite struct EveryFindingTests {
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 500)
+
+    @Test func twoUnrelatedBugsAreTwoFindings() async {
+        let result = await PagerExploration.explore(PagerWithTwoBugs.self, options: Self.options)
+        #expect(Set(result.findings.map(\.invariant.id)) == ["P2", "P7"], "\(result.fullText)")
+        for finding in result.findings {
+            #expect(finding.shrunkSteps <= 4, "\(finding.invariant.id): \(finding.scheduleLiteral)")
+            #expect(finding.regressionTest.contains(finding.invariant.title))
+        }
+        #expect(result.headline.contains("(and "), "\(result.headline)")
+    }
+
+    @Test func theSameSeedGivesTheSameFindingsWithOneWorkerOrMany() async {
+        let one = await PagerExploration.explore(
+            PagerWithTwoBugs.self, options: ExplorationOptions(strategy: .random(seed: 3), budget: 300, parallelism: 1))
+        let many = await PagerExploration.explore(
+            PagerWithTwoBugs.self, options: ExplorationOptions(strategy: .random(seed: 3), budget: 300, parallelism: 4))
+        #expect(one.findings.map(\.regressionTest) == many.findings.map(\.regressionTest))
+        #expect(!one.findings.isEmpty)
+    }
+
+    @Test func anExpectedFindingIsShownButIsNotTheFinding() async {
+        var options = Self.options
+        options.expecting = ["P12"]
+        let result = await PagerExploration.explore(PagerThatChainsEmptyPages.self, options: options)
+        #expect(result.findings.map(\.invariant.id) == ["P12"])
+        #expect(result.finding == nil)
+        #expect(result.expectedButNotFound.isEmpty)
+        #expect(result.headline.contains("expected: P12"), "\(result.headline)")
+    }
+
+    @Test func anExpectedFindingThatStopsHappeningIsReported() async {
+        var options = Self.options
+        options.expecting = ["P7"]
+        let result = await PagerExploration.explore(SeedPagerAdapter.self, options: options)
+        #expect(result.findings.isEmpty)
+        #expect(result.expectedButNotFound == ["P7"])
+        #expect(result.headline.contains("expected but not found: P7"), "\(result.headline)")
+    }
+
+    @Test func requiredOnlyLeavesRecommendedRulesOut() async {
+        var options = Self.options
+        options.requiredOnly = true
+        let recommended = await PagerExploration.explore(PagerThatChainsEmptyPages.self, options: options)
+        #expect(recommended.findings.isEmpty, "P12 is recommended: \(recommended.fullText)")
+        let required = await PagerExploration.explore(PagerWithTwoBugs.self, options: options)
+        #expect(Set(required.findings.map(\.invariant.id)) == ["P2", "P7"])
+    }
+
+    @Test func theSwiftTestingEntryPointDoesNotFailOnAnExpectedFinding() async {
+        // An expected finding is recorded as a warning: were it an error, this test would fail.
+        let result = await explore(PagerThatChainsEmptyPages.self, seed: 1, budget: 500, expecting: ["P12"])
+        #expect(result.findings.map(\.invariant.id) == ["P12"])
+    }
+}
