@@ -3,10 +3,13 @@ import Foundation
 /// Runs a subject's triggers and parks every request it makes until the timeline answers,
 /// and knows, by evidence and never by time, when nothing can move without an answer.
 ///
-/// The page source and the write transport are both built on it: a load or a send is a
-/// parked request, a user event or a sending pass is a trigger. ``settle()`` returns when
-/// every trigger has returned or is provably blocked on a parked request (see
-/// ``SettleEvidence``), so a negative check ("the stale page changed nothing") is safe.
+/// The async pager level's page source (`PageSource`, in PagerContracts) is built on it: a
+/// load is a parked request, a user event is a trigger. ``settle()`` returns when every
+/// trigger has returned or is provably blocked on a parked request (see ``SettleEvidence``),
+/// so a negative check ("the stale page changed nothing") is safe. The write-queue harness
+/// does not use it: it settles with its own stage (`QueueStage`, in WriteQueueContracts), which
+/// follows the same rules for parked sends and adds waits on the manual clock and the
+/// triggers' executor going idle.
 ///
 /// Rules it follows (measured on the kit's machine, see the design notes):
 /// - a request is registered before it parks; a registered, unparked request means "not settled";
@@ -295,7 +298,8 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
         }
     }
 
-    /// Whether request `number` was answered at registration by ``preAnswer(using:)``.
+    /// Whether request `number` was answered at registration by
+    /// ``preAnswer(callbacksSynchronously:using:)``.
     public func wasPreAnswered(_ number: Int) -> Bool {
         state.withLock { $0.preAnswered.contains(number) }
     }
@@ -391,8 +395,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
 
     // MARK: - Evidence
 
-    /// Marks the current trigger as waiting in a completion-handler wrapper; call it only
-    /// after the subject's synchronous call returned. Returns a token for ``callbackFired(_:)``.
+    /// Marks the trigger that created `token` as waiting in a completion-handler wrapper,
+    /// unless the handler already ran.
+    ///
+    /// Call it only after the subject's synchronous call returned; the handler calls
+    /// ``callbackFired(_:)`` with the same token, before or after this call.
+    /// - Parameter token: The wait's token, created in the trigger's task.
     public func callbackWaitBegan(token: CallbackToken) {
         update { state in
             // The token's lock is only ever taken inside the scheduler's, never the other way.

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let waiter = Task { try await clock.wait(until: clock.now.advanced(by: .seconds(2))) }
+/// let deadline = clock.now.advanced(by: .seconds(2))
+/// let waiter = Task { try await clock.wait(until: deadline) }
 /// clock.advance(by: .seconds(1))   // nothing wakes
 /// clock.advance(by: .seconds(1))   // the waiter resumes
 /// ```
