@@ -43,7 +43,8 @@ let package = Package(
         // team's Swift Testing event stream. No test framework.
         .target(name: "HTMLReport", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
         // The fault server's core: HTTP/1.1 on POSIX sockets, records, journal, fault modes.
-        .target(name: "IdempotencyServer", swiftSettings: strictSwift6),
+        // It uses the engine's lock type only.
+        .target(name: "IdempotencyServer", dependencies: ["ConformanceKit"], swiftSettings: strictSwift6),
         // `swift run fault-server`: the seed's fault_server.py, durable and concurrent.
         .executableTarget(name: "fault-server", dependencies: ["IdempotencyServer"], swiftSettings: strictSwift6),
         // Small, readable, correct implementations: what teams read to learn the rules.

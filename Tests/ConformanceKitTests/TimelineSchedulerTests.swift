@@ -79,31 +79,31 @@ import Testing
 
     @Test func finishAnswersWhatIsOpenWithACancellationError() async {
         let scheduler = Scheduler()
-        let result = ResultBox()
+        let cancelled = Locked<Bool?>(rawValue: nil)
         scheduler.startTrigger("load") {
             do {
                 _ = try await scheduler.park("page 1")
             } catch {
-                result.set(error is CancellationError)
+                cancelled.withLock { $0 = error is CancellationError }
             }
         }
         await scheduler.settle()
         await scheduler.finish()
-        #expect(result.value == true)
+        #expect(cancelled.rawValue == true)
     }
 
     @Test func aCallbackRequestCanBeAnsweredTwice() async {
         let scheduler = Scheduler()
-        let calls = ResultBox()
+        let calls = Locked(rawValue: 0)
         scheduler.startTrigger("callback load") {
-            scheduler.parkCallback("page 1") { _ in calls.increment() }
+            scheduler.parkCallback("page 1") { _ in calls.withLock { $0 += 1 } }
         }
         await scheduler.settle()
         #expect(scheduler.answer(1, with: .success(1)))
         await scheduler.settle()
         #expect(scheduler.answer(1, with: .success(1)))
         await scheduler.settle()
-        #expect(calls.count == 2)
+        #expect(calls.rawValue == 2)
         await scheduler.finish()
     }
 }
@@ -127,42 +127,25 @@ private actor SharedLoad {
 }
 
 /// A one-shot gate: `wait()` suspends until `open()`.
-private final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var opened = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+private final class Gate: Sendable {
+    private let state = Locked(rawValue: (opened: false, waiters: [CheckedContinuation<Void, Never>]()))
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            lock.lock()
-            if opened {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiters.append(continuation)
-                lock.unlock()
+            let opened = state.withLock { state in
+                if !state.opened { state.waiters.append(continuation) }
+                return state.opened
             }
+            if opened { continuation.resume() }
         }
     }
 
     func open() {
-        lock.lock()
-        opened = true
-        let waiting = waiters
-        waiters = []
-        lock.unlock()
+        let waiting = state.withLock { state in
+            state.opened = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
         for waiter in waiting { waiter.resume() }
     }
-}
-
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Bool?
-    private var calls = 0
-
-    var value: Bool? { lock.withLock { stored } }
-    var count: Int { lock.withLock { calls } }
-
-    func set(_ value: Bool) { lock.withLock { stored = value } }
-    func increment() { lock.withLock { calls += 1 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ConformanceKit
 import ConformanceTesting
 import Testing
 
@@ -40,28 +41,24 @@ private func waitUntilCancelled() async {
     }
 }
 
-private final class CancellationGate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var opened = false
+private final class CancellationGate: Sendable {
+    private let state = Locked<(opened: Bool, continuation: CheckedContinuation<Void, Never>?)>(
+        rawValue: (false, nil))
 
     func install(_ continuation: CheckedContinuation<Void, Never>) {
-        lock.lock()
-        if opened {
-            lock.unlock()
-            continuation.resume()
-        } else {
-            self.continuation = continuation
-            lock.unlock()
+        let opened = state.withLock { state in
+            if !state.opened { state.continuation = continuation }
+            return state.opened
         }
+        if opened { continuation.resume() }
     }
 
     func open() {
-        lock.lock()
-        opened = true
-        let continuation = self.continuation
-        self.continuation = nil
-        lock.unlock()
+        let continuation = state.withLock { state in
+            state.opened = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
         continuation?.resume()
     }
 }

@@ -109,10 +109,10 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
             .retry,
         ]
         let report = await schedule.run(
-            against: JoiningFeedViewModelAdapter.self, options: RunOptions(watchdog: .seconds(30)))
+            against: JoiningFeedViewModelAdapter.self, options: RunOptions())
         #expect(report.outcome == .passed, "\(report.fullText)")
         let immediate = await schedule.run(
-            against: JoiningFeedViewModelAdapter.self, options: RunOptions(watchdog: .seconds(30)), modes: [.immediate])
+            against: JoiningFeedViewModelAdapter.self, options: RunOptions(), modes: [.immediate])
         let skipped = immediate.transcript.entries.filter { $0.text.contains("skipped") }
         #expect(!skipped.isEmpty, "\(immediate.fullText)")
         #expect(skipped.allSatisfy { $0.text.contains("could not be seen") })

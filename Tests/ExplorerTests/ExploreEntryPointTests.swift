@@ -1,33 +1,26 @@
 @testable import BundledImplementations
+import ConformanceKit
 import ConformanceTesting
 import Foundation
 import Testing
-
-/// Counts matched issues across the matcher's calls.
-private final class IssueCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func add() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
-}
 
 /// The Swift Testing entry point records one issue with the shrunk schedule and the code to
 /// paste, and nothing for a correct pager.
 @Suite struct ExploreEntryPointTests {
     @Test func exploreRecordsOneIssueForAMutant() async {
-        let issues = IssueCount()
+        // Matched issues, counted across the matcher's calls.
+        let issues = Locked(rawValue: 0)
         await withKnownIssue("the mutant ignores hasMore") {
             let result = await explore(PagerThatForgetsTheEnd.self, seed: 3, budget: 500)
             #expect(result.finding?.invariant.id == "P7")
         } matching: { issue in
             let text = String(describing: issue)
-            issues.add()
+            issues.withLock { $0 += 1 }
             return text.contains("P7 end of list (invariant I5 no request after the end of the list)")
                 && text.contains("let schedule: PagerSchedule = [")
                 && text.contains("seed 3")
         }
-        #expect(issues.value == 1)
+        #expect(issues.rawValue == 1)
     }
 
     @Test func exploreRecordsNothingForTheReferences() async {

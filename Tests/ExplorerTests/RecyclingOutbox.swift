@@ -1,3 +1,4 @@
+import ConformanceKit
 import ConformanceTesting
 import Foundation
 
@@ -78,7 +79,7 @@ actor RecyclingOutbox {
 }
 
 /// The outbox's durable rows, shared by every instance of one run.
-final class RecyclingStore: @unchecked Sendable {
+final class RecyclingStore: Sendable {
     struct Row: Sendable {
         enum State: Equatable, Sendable {
             case pending
@@ -92,15 +93,14 @@ final class RecyclingStore: @unchecked Sendable {
         var attempts = 0
     }
 
-    private let lock = NSLock()
-    private var stored: [Row] = []
+    private let stored = Locked<[Row]>(rawValue: [])
 
-    var rows: [Row] { lock.withLock { stored } }
+    var rows: [Row] { stored.rawValue }
 
     /// Inserts a row with the next row ID after the largest stored (a deleted last row's ID is
     /// used again).
     func insert(body: Data, key: String) -> String {
-        lock.withLock {
+        stored.withLock { stored in
             let largest = stored.compactMap { Int($0.id.dropFirst(4)) }.max() ?? 0
             let id = "row-\(largest + 1)"
             stored.append(Row(id: id, key: key, body: body))
@@ -109,12 +109,12 @@ final class RecyclingStore: @unchecked Sendable {
     }
 
     func delete(_ id: String) {
-        lock.withLock { stored.removeAll { $0.id == id } }
+        stored.withLock { $0.removeAll { $0.id == id } }
     }
 
     @discardableResult
     func update(_ id: String, _ change: (inout Row) -> Void) -> Int {
-        lock.withLock {
+        stored.withLock { stored in
             guard let index = stored.firstIndex(where: { $0.id == id }) else { return 0 }
             change(&stored[index])
             return stored[index].attempts

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 import Testing
 
@@ -13,10 +14,8 @@ import Darwin
 @Suite("fault-server process", .enabled(if: ChildServer.isBuilt, "needs the built fault-server binary (swift build)"))
 struct ProcessTests {
     /// Counts acknowledged requests and kills the child once, at the moment the count is reached.
-    final class Killer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var acknowledged: [String] = []
-        private var killed = false
+    final class Killer: Sendable {
+        private let state = Locked(rawValue: (acknowledged: [String](), killed: false))
         let child: ChildServer
         let threshold: Int
 
@@ -26,16 +25,16 @@ struct ProcessTests {
         }
 
         func acknowledge(_ key: String) {
-            let kill: Bool = lock.withLock {
-                acknowledged.append(key)
-                guard !killed, acknowledged.count >= threshold else { return false }
-                killed = true
+            let kill: Bool = state.withLock { state in
+                state.acknowledged.append(key)
+                guard !state.killed, state.acknowledged.count >= threshold else { return false }
+                state.killed = true
                 return true
             }
             if kill { child.send(SIGKILL) }
         }
 
-        var keys: [String] { lock.withLock { acknowledged } }
+        var keys: [String] { state.withLock { $0.acknowledged } }
     }
 
     @Test("kill -9 under load loses no acknowledged record")

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Testing
 import WriteQueueContracts
 
@@ -37,15 +38,15 @@ struct ManualClockTests {
     @Test("Advancing resumes due waits earliest first and never moves backwards")
     func advanceOrder() async throws {
         let clock = ManualClock()
-        let order = OrderLog()
+        let order = Locked(rawValue: [Int]())
         let late = Task {
             try await clock.wait(until: ManualClock.Instant(offset: .seconds(3)))
-            order.append(3)
+            order.withLock { $0.append(3) }
         }
         await clock.waitUntilPending(count: 1)
         let early = Task {
             try await clock.wait(until: ManualClock.Instant(offset: .seconds(1)))
-            order.append(1)
+            order.withLock { $0.append(1) }
         }
         await clock.waitUntilPending(count: 2)
         #expect(clock.pendingDeadlines.map(\.offset) == [.seconds(1), .seconds(3)])
@@ -55,7 +56,7 @@ struct ManualClockTests {
         #expect(clock.now.offset == .seconds(1))
         clock.advance(by: .seconds(2))
         try await late.value
-        #expect(order.values == [1, 3])
+        #expect(order.rawValue == [1, 3])
     }
 
     @Test("The Clock requirement is the same wait, so code written against any Clock works")

@@ -9,23 +9,22 @@ import WriteQueueContracts
 /// death would, the same queue passes; without it, the relaunch finds the task claimed.
 @Suite("A crash wipes what the adapter says lives in process memory")
 struct ProcessMemoryTests {
-    final class ClaimingStore: @unchecked Sendable {
+    final class ClaimingStore: Sendable {
         struct Row {
             let id: String
             let key: String
             let body: Data
         }
-        private let lock = NSLock()
-        private var rows: [Row] = []
+        private let rows = Locked<[Row]>(rawValue: [])
         /// Send claims: process memory, although they sit in the store object.
-        private var claims: Set<String> = []
+        private let claims = Locked<Set<String>>(rawValue: [])
 
-        var all: [Row] { lock.withLock { rows } }
-        func add(_ row: Row) { lock.withLock { rows.append(row) } }
-        func remove(_ key: String) { lock.withLock { rows.removeAll { $0.key == key } } }
-        func claim(_ key: String) -> Bool { lock.withLock { claims.insert(key).inserted } }
-        func release(_ key: String) { _ = lock.withLock { claims.remove(key) } }
-        func forgetClaims() { lock.withLock { claims = [] } }
+        var all: [Row] { rows.rawValue }
+        func add(_ row: Row) { rows.withLock { $0.append(row) } }
+        func remove(_ key: String) { rows.withLock { $0.removeAll { $0.key == key } } }
+        func claim(_ key: String) -> Bool { claims.withLock { $0.insert(key).inserted } }
+        func release(_ key: String) { _ = claims.withLock { $0.remove(key) } }
+        func forgetClaims() { claims.withLock { $0 = [] } }
     }
 
     actor ClaimingQueue {

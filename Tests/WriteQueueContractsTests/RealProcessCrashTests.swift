@@ -1,5 +1,6 @@
 #if compiler(>=6.2) && (os(macOS) || os(Linux) || os(Windows))
 import BundledImplementations
+import ConformanceKit
 import Foundation
 import ReferenceImplementations
 import Testing
@@ -54,13 +55,13 @@ struct RealProcessCrashTests {
             #expect(!FileManager.default.fileExists(atPath: receivedFile.path))
         }
 
-        let sent = SentLog()
+        let sent = Locked(rawValue: [String]())
         let relaunched = try FileWriteQueue(
             directory: tasks, transport: LedgerTransport(ledger: ledger, sent: sent),
             clock: KitQueueClock(clock: ManualClock()))
         try await relaunched.runSendingPass()
 
-        #expect(sent.keys == [stored[0].key])
+        #expect(sent.rawValue == [stored[0].key])
         #expect(ledger.recordCount == 1)
         #expect(ledger.attempts(forKey: stored[0].key) == (serverCommitted ? 2 : 1))
         #expect(try FileWriteQueue.storedTasks(in: tasks).isEmpty, "the original result completes the task")

@@ -12,7 +12,8 @@ public struct ExplorationOptions: Hashable, Sendable {
     public var parallelism: Int
     /// Whether to shrink a failing schedule to a minimal one.
     public var shrink: Bool
-    /// The watchdog for replaying the shrunk schedule.
+    /// The watchdog for each schedule the search runs (a hang is a finding) and for each replay
+    /// while shrinking.
     public var watchdog: Duration
     /// Rules a team knows its implementation breaks (`["P12"]`), as a ledger does: their
     /// findings are counted and shown, never reported as failures, and one that stops
@@ -32,13 +33,14 @@ public struct ExplorationOptions: Hashable, Sendable {
     ///   - maxSteps: The length of each random schedule.
     ///   - parallelism: How many schedules run at once; defaults to the active processor count.
     ///   - shrink: Whether to shrink a failure (default `true`).
-    ///   - watchdog: The limit for replaying the shrunk schedule.
+    ///   - watchdog: The limit for each schedule and each replay; ``RunOptions/defaultWatchdog``
+    ///     (30 s unless `CONFORMANCE_WATCHDOG_SECONDS` says otherwise) by default.
     ///   - expecting: Rules whose findings are known and expected (see ``expecting``).
     ///   - requiredOnly: Whether only required rules' findings count.
     ///   - stopsAtFirstFinding: Whether the search stops at its first finding.
     public init(
         strategy: ExplorationStrategy = .random(seed: 1), budget: Int = 2_000, maxSteps: Int = 24,
-        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = .seconds(30),
+        parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = RunOptions.defaultWatchdog,
         expecting: Set<ContractID> = [], requiredOnly: Bool = false, stopsAtFirstFinding: Bool = false
     ) {
         self.stopsAtFirstFinding = stopsAtFirstFinding

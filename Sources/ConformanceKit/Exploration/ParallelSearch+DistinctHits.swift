@@ -1,5 +1,3 @@
-import Foundation
-
 extension ParallelSearch {
     /// What one block of a search for every distinct finding did.
     public struct HitsBlock<Hit: Sendable>: Sendable {
@@ -76,31 +74,35 @@ extension ParallelSearch {
     }
 
     /// The shared counter and results of one search for every distinct hit.
-    private final class HitsBoard<Hit: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
+    private final class HitsBoard<Hit: Sendable>: Sendable {
+        private struct State {
+            var next = 0
+            var results: [Int: HitsBlock<Hit>] = [:]
+        }
+
         private let count: Int
-        private var next = 0
-        private var results: [Int: HitsBlock<Hit>] = [:]
+        private let state = Locked(rawValue: State())
 
         init(count: Int) {
             self.count = count
         }
 
         func take() -> Int? {
-            lock.withLock {
-                guard next < count else { return nil }
-                defer { next += 1 }
-                return next
+            state.withLock { state in
+                guard state.next < count else { return nil }
+                defer { state.next += 1 }
+                return state.next
             }
         }
 
         func finish(_ index: Int, _ block: HitsBlock<Hit>) {
-            lock.withLock { results[index] = block }
+            state.withLock { $0.results[index] = block }
         }
 
         /// Every block's result, by block number.
         var blocks: [HitsBlock<Hit>] {
-            lock.withLock { (0..<count).compactMap { results[$0] } }
+            let results = state.withLock { $0.results }
+            return (0..<count).compactMap { results[$0] }
         }
     }
 }

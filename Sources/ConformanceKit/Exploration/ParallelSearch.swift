@@ -46,44 +46,46 @@ public enum ParallelSearch {
     }
 
     /// The shared counter and results of one search.
-    private final class Board<Hit: Sendable>: @unchecked Sendable {
-        private let lock = NSLockLite()
+    private final class Board<Hit: Sendable>: Sendable {
+        private struct State {
+            var next = 0
+            var firstHit = Int.max
+            var results: [Int: Block<Hit>] = [:]
+        }
+
         private let count: Int
-        private var next = 0
-        private var firstHit = Int.max
-        private var results: [Int: Block<Hit>] = [:]
+        private let state = Locked(rawValue: State())
 
         init(count: Int) {
             self.count = count
         }
 
         func take() -> Int? {
-            lock.withLock {
-                guard next < count, next < firstHit else { return nil }
-                defer { next += 1 }
-                return next
+            state.withLock { state in
+                guard state.next < count, state.next < state.firstHit else { return nil }
+                defer { state.next += 1 }
+                return state.next
             }
         }
 
         func finish(_ index: Int, _ block: Block<Hit>) {
-            lock.withLock {
-                results[index] = block
-                if block.hit != nil { firstHit = min(firstHit, index) }
+            state.withLock { state in
+                state.results[index] = block
+                if block.hit != nil { state.firstHit = min(state.firstHit, index) }
             }
         }
 
         func result() -> (explored: Int, steps: Int, hit: Hit?) {
-            lock.withLock {
-                var explored = 0
-                var steps = 0
-                for index in 0..<min(count, firstHit == Int.max ? count : firstHit + 1) {
-                    guard let block = results[index] else { break }
-                    explored += block.explored
-                    steps += block.steps
-                    if let hit = block.hit { return (explored, steps, hit) }
-                }
-                return (explored, steps, nil)
+            let (firstHit, results) = state.withLock { ($0.firstHit, $0.results) }
+            var explored = 0
+            var steps = 0
+            for index in 0..<min(count, firstHit == Int.max ? count : firstHit + 1) {
+                guard let block = results[index] else { break }
+                explored += block.explored
+                steps += block.steps
+                if let hit = block.hit { return (explored, steps, hit) }
             }
+            return (explored, steps, nil)
         }
     }
 }

@@ -5,14 +5,17 @@ import Foundation
 ///
 /// Timelines write to it as they go; the watchdog reads it from another thread when it fires,
 /// so a hung subject still produces a report with the steps up to the hang.
-public final class TimelineRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var transcript = Transcript()
-    private var violations: [Violation] = []
-    private var blocking: (contract: ContractID, violation: Violation)?
-    private var notes: [String] = []
-    private var waitingFor = "the timeline to start"
-    private var waitingDetail: (@Sendable () -> String)?
+public final class TimelineRecorder: Sendable {
+    private struct State {
+        var transcript = Transcript()
+        var violations: [Violation] = []
+        var blocking: (contract: ContractID, violation: Violation)?
+        var notes: [String] = []
+        var waitingFor = "the timeline to start"
+        var waitingDetail: (@Sendable () -> String)?
+    }
+
+    private let state = Locked(rawValue: State())
 
     /// The tier of the contract being run; violations default to it.
     public let tier: ContractTier
@@ -25,7 +28,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// Appends a step to the transcript and returns its number.
     @discardableResult
     public func record(_ text: String) -> Int {
-        let step = lock.withLock { transcript.record(text) }
+        let step = state.withLock { $0.transcript.record(text) }
         if Self.echoesSteps { StepEcho.write(step: step, text) }
         return step
     }
@@ -37,43 +40,43 @@ public final class TimelineRecorder: @unchecked Sendable {
 
     /// Adds a note (something the kit could not check), once.
     public func note(_ text: String) {
-        lock.withLock {
-            if !notes.contains(text) { notes.append(text) }
+        state.withLock { state in
+            if !state.notes.contains(text) { state.notes.append(text) }
         }
     }
 
     /// Says what the kit is about to wait for; the watchdog quotes it if it fires.
     public func setWaiting(for description: String) {
-        lock.withLock { waitingFor = description }
+        state.withLock { $0.waitingFor = description }
     }
 
     /// Adds what the subject's source sees to every wait description (read only when the
     /// watchdog fires): the requests parked, the triggers pending and their evidence.
     public func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
-        lock.withLock { waitingDetail = provider }
+        state.withLock { $0.waitingDetail = provider }
     }
 
     /// What the kit is waiting for now, with what the source sees.
     public var currentWait: String {
-        let (text, detail) = lock.withLock { (waitingFor, waitingDetail) }
+        let (text, detail) = state.withLock { ($0.waitingFor, $0.waitingDetail) }
         guard let detail else { return text }
         return "\(text). The source saw: \(detail())"
     }
 
     /// The number of the last recorded step.
-    public var lastStep: Int { lock.withLock { transcript.entries.count } }
+    public var lastStep: Int { state.withLock { $0.transcript.entries.count } }
 
     /// Records a violation at the last step (unless it names its own step).
     public func add(_ violation: Violation) {
-        lock.withLock {
+        state.withLock { state in
             var violation = violation
-            if violation.step == nil { violation.step = transcript.entries.count }
-            violations.append(violation)
+            if violation.step == nil { violation.step = state.transcript.entries.count }
+            state.violations.append(violation)
         }
     }
 
     /// Whether any violation has been recorded so far.
-    public var hasViolations: Bool { lock.withLock { !violations.isEmpty } }
+    public var hasViolations: Bool { state.withLock { !$0.violations.isEmpty } }
 
     /// Records a violation and returns the error that stops the timeline.
     public func fail(_ violation: Violation) -> TimelineStop {
@@ -86,11 +89,11 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// a violation was recorded too (its own rule's, an adapter error, a watchdog), which wins. The
     /// violation should carry the blocking rule's hint; its tier defaults to that rule's.
     public func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
-        lock.withLock {
+        state.withLock { state in
             var violation = violation
-            if violation.step == nil { violation.step = transcript.entries.count }
+            if violation.step == nil { violation.step = state.transcript.entries.count }
             if let tier = ContractCatalog.descriptor(blocker)?.tier { violation.tier = tier }
-            if blocking == nil { blocking = (blocker, violation) }
+            if state.blocking == nil { state.blocking = (blocker, violation) }
         }
         return TimelineStop()
     }
@@ -99,17 +102,16 @@ public final class TimelineRecorder: @unchecked Sendable {
     public func report(
         for contract: ContractDescriptor, subject: String
     ) -> ContractReport {
-        lock.withLock {
-            ContractReport(
-                contract: contract,
-                subject: subject,
-                outcome: !violations.isEmpty
-                    ? .failed(violations)
-                    : blocking.map { .blocked(by: $0.contract, $0.violation) } ?? .passed,
-                transcript: transcript,
-                notes: notes
-            )
-        }
+        let state = state.rawValue
+        return ContractReport(
+            contract: contract,
+            subject: subject,
+            outcome: !state.violations.isEmpty
+                ? .failed(state.violations)
+                : state.blocking.map { .blocked(by: $0.contract, $0.violation) } ?? .passed,
+            transcript: state.transcript,
+            notes: state.notes
+        )
     }
 }
 

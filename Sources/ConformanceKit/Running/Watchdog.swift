@@ -52,16 +52,19 @@ public func withWatchdog<Result: Sendable>(
 }
 
 /// Resumes a continuation exactly once: with the operation's result or the watchdog's.
-private final class WatchdogRace<Result: Sendable>: @unchecked Sendable {
-    private let lock = NSLockLite()
-    private var continuation: CheckedContinuation<Result, any Error>?
-    private var pending: Swift.Result<Result, any Error>?
-    private var finished = false
+private final class WatchdogRace<Result: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result, any Error>?
+        var pending: Swift.Result<Result, any Error>?
+        var finished = false
+    }
+
+    private let state = Locked(rawValue: State())
 
     func install(_ continuation: CheckedContinuation<Result, any Error>) {
-        let early: Swift.Result<Result, any Error>? = lock.withLock {
-            if let pending { return pending }
-            self.continuation = continuation
+        let early: Swift.Result<Result, any Error>? = state.withLock { state in
+            if let pending = state.pending { return pending }
+            state.continuation = continuation
             return nil
         }
         if let early { continuation.resume(with: early) }
@@ -70,14 +73,14 @@ private final class WatchdogRace<Result: Sendable>: @unchecked Sendable {
     /// Returns `true` if this call decided the race.
     @discardableResult
     func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
-        let winner: CheckedContinuation<Result, any Error>?? = lock.withLock {
-            guard !finished else { return .none }
-            finished = true
-            guard let continuation else {
-                pending = result
+        let winner: CheckedContinuation<Result, any Error>?? = state.withLock { state in
+            guard !state.finished else { return .none }
+            state.finished = true
+            guard let continuation = state.continuation else {
+                state.pending = result
                 return .some(nil)
             }
-            self.continuation = nil
+            state.continuation = nil
             return .some(continuation)
         }
         switch winner {

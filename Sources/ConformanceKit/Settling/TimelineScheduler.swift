@@ -3,10 +3,13 @@ import Foundation
 /// Runs a subject's triggers and parks every request it makes until the timeline answers,
 /// and knows, by evidence and never by time, when nothing can move without an answer.
 ///
-/// The page source and the write transport are both built on it: a load or a send is a
-/// parked request, a user event or a sending pass is a trigger. ``settle()`` returns when
-/// every trigger has returned or is provably blocked on a parked request (see
-/// ``SettleEvidence``), so a negative check ("the stale page changed nothing") is safe.
+/// The async pager level's page source (`PageSource`, in PagerContracts) is built on it: a
+/// load is a parked request, a user event is a trigger. ``settle()`` returns when every
+/// trigger has returned or is provably blocked on a parked request (see ``SettleEvidence``),
+/// so a negative check ("the stale page changed nothing") is safe. The write-queue harness
+/// does not use it: it settles with its own stage (`QueueStage`, in WriteQueueContracts), which
+/// follows the same rules for parked sends and adds waits on the manual clock and the
+/// triggers' executor going idle.
 ///
 /// Rules it follows (measured on the kit's machine, see the design notes):
 /// - a request is registered before it parks; a registered, unparked request means "not settled";
@@ -16,7 +19,7 @@ import Foundation
 ///   task; if the escalation reaches a parked request inside that call, the trigger waits on it;
 /// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
 ///   and the transcript says so.
-public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unchecked Sendable {
+public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Sendable {
     /// A request the subject made.
     public struct RequestRecord: Sendable {
         /// Its number, from 1, in registration order.
@@ -39,7 +42,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         fileprivate var taskIdentity: Int? = nil
     }
 
-    private struct TriggerState {
+    fileprivate struct TriggerState {
         let name: String
         var task: Task<Void, Never>?
         var identity: Int?
@@ -57,27 +60,31 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         var probedAt = -1
     }
 
-    private let lock = NSLock()
-    private var records: [RequestRecord] = []
-    private var continuations: [Int: CheckedContinuation<Answer, any Error>] = [:]
-    private var earlyAnswers: [Int: Result<Answer, any Error>] = [:]
-    private var preAnswerProvider: (@Sendable (Int, Request) -> Result<Answer, any Error>?)?
-    private var preAnswersCallbacks = false
-    private var preAnswered: Set<Int> = []
-    private var callbacks: [Int: @Sendable (Result<Answer, any Error>) -> Void] = [:]
-    private var triggers: [Int: TriggerState] = [:]
-    private var nextTrigger = 1
-    private var version = 0
-    private var parkedVersion = 0
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var probing: Int?
-    private var problems: [String] = []
-    /// For each completion-handler trigger the kit started, the request it answers.
-    private var completionOrigins: [Int: Int] = [:]
-    /// For each trigger, the parked request that work it spawned (an intermediate task, such
-    /// as a debouncer's) joined: the trigger may wait on that work, so a probe can tell.
-    private var inheritedJoins: [Int: Int] = [:]
-    private var observations: [String] = []
+    /// Everything the triggers, the requests and the timeline share, behind one lock.
+    fileprivate struct State {
+        var records: [RequestRecord] = []
+        var continuations: [Int: CheckedContinuation<Answer, any Error>] = [:]
+        var earlyAnswers: [Int: Result<Answer, any Error>] = [:]
+        var preAnswerProvider: (@Sendable (Int, Request) -> Result<Answer, any Error>?)?
+        var preAnswersCallbacks = false
+        var preAnswered: Set<Int> = []
+        var callbacks: [Int: @Sendable (Result<Answer, any Error>) -> Void] = [:]
+        var triggers: [Int: TriggerState] = [:]
+        var nextTrigger = 1
+        var version = 0
+        var parkedVersion = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var probing: Int?
+        var problems: [String] = []
+        /// For each completion-handler trigger the kit started, the request it answers.
+        var completionOrigins: [Int: Int] = [:]
+        /// For each trigger, the parked request that work it spawned (an intermediate task, such
+        /// as a debouncer's) joined: the trigger may wait on that work, so a probe can tell.
+        var inheritedJoins: [Int: Int] = [:]
+        var observations: [String] = []
+    }
+
+    private let state = Locked(rawValue: State())
 
     /// The raw priorities the runtime accepts, lowest first.
     static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
@@ -116,22 +123,22 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private func startTrigger(
         _ name: String, isCompletion: Bool, _ body: @escaping @Sendable () async throws -> Void
     ) -> Int {
-        let (number, priority) = lock.withLock {
-            let number = nextTrigger
-            nextTrigger += 1
-            let floor = records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
+        let (number, priority) = state.withLock { state in
+            let number = state.nextTrigger
+            state.nextTrigger += 1
+            let floor = state.records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
-            var state = TriggerState(name: name, priority: priority)
-            state.isCompletion = isCompletion
-            triggers[number] = state
+            var trigger = TriggerState(name: name, priority: priority)
+            trigger.isCompletion = isCompletion
+            state.triggers[number] = trigger
             return (number, priority)
         }
         let task = Task(priority: TaskPriority(rawValue: priority)) {
             let identity = currentTaskIdentity() ?? 0
-            self.update { self.triggers[number]?.identity = identity }
+            self.update { $0.triggers[number]?.identity = identity }
             var failure: String? = nil
             let lifetime = TriggerLifetime { [weak self] in
-                self?.update { self?.triggers[number]?.workEnded = true }
+                self?.update { $0.triggers[number]?.workEnded = true }
             }
             do {
                 try await TriggerTag.$current.withValue(
@@ -140,14 +147,14 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             } catch {
                 failure = String(describing: error)
             }
-            self.update {
-                self.triggers[number]?.returned = true
-                self.triggers[number]?.error = failure
-                self.triggers[number]?.evidence = nil
-                if !isCompletion { self.noteUnawaitedRequests(of: number) }
+            self.update { state in
+                state.triggers[number]?.returned = true
+                state.triggers[number]?.error = failure
+                state.triggers[number]?.evidence = nil
+                if !isCompletion { state.noteUnawaitedRequests(of: number) }
             }
         }
-        lock.withLock { triggers[number]?.task = task }
+        state.withLock { $0.triggers[number]?.task = task }
         return number
     }
 
@@ -164,8 +171,8 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// Without escalation (older toolchains and OSes) a trigger is observable only while no
     /// async request is parked.
     public var nextTriggerUnobservable: String? {
-        lock.withLock {
-            let parked = records.filter { $0.parked && !$0.isCallback }
+        state.withLock { state in
+            let parked = state.records.filter { $0.parked && !$0.isCallback }
             guard !parked.isEmpty else { return nil }
             guard usesEscalation else {
                 return "a request is parked and priority escalation is unavailable here, so a trigger that joins its load could not be seen"
@@ -182,12 +189,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Whether trigger `number` has returned, and the error it threw, if any.
     public func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
-        lock.withLock { (triggers[number]?.returned ?? false, triggers[number]?.error) }
+        state.withLock { ($0.triggers[number]?.returned ?? false, $0.triggers[number]?.error) }
     }
 
     /// The evidence that trigger `number` is blocked, if it has any now.
     public func evidence(ofTrigger number: Int) -> SettleEvidence? {
-        lock.withLock { triggers[number]?.evidence }
+        state.withLock { $0.triggers[number]?.evidence }
     }
 
     // MARK: - Requests
@@ -201,29 +208,17 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 // The handler is installed before the request is registered: a join that
                 // escalates this task after registration must always produce an event.
-                let registered = RegisteredNumber()
+                let registered = Locked<Int?>(rawValue: nil)
                 return try await withTaskPriorityEscalationHandler {
                     let number = self.register(request, callback: nil)
-                    registered.set(number)
+                    registered.withLock { $0 = number }
                     return try await self.suspend(number)
                 } onPriorityEscalated: { _, new in
-                    if let number = registered.value { self.noteEscalation(of: number, to: new) }
+                    if let number = registered.rawValue { self.noteEscalation(of: number, to: new) }
                 }
             }
         #endif
         return try await suspend(register(request, callback: nil))
-    }
-
-    /// The number of a request being parked, shared with its escalation handler.
-    private final class RegisteredNumber: @unchecked Sendable {
-        private let lock = NSLock()
-        private var number: Int?
-
-        var value: Int? { lock.withLock { number } }
-
-        func set(_ number: Int) {
-            lock.withLock { self.number = number }
-        }
     }
 
     /// Registers `request` for a completion-handler API: it counts as parked at once, and each
@@ -242,28 +237,28 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     ///   was already answered: a continuation resumes once).
     @discardableResult
     public func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
-        let delivery: Delivery = update {
-            guard let index = self.records.firstIndex(where: { $0.number == number }) else {
+        let delivery: Delivery = update { state in
+            guard let index = state.records.firstIndex(where: { $0.number == number }) else {
                 return .refused
             }
-            if let callback = self.callbacks[number] {
-                self.records[index].answers += 1
+            if let callback = state.callbacks[number] {
+                state.records[index].answers += 1
                 return .callback(callback)
             }
-            guard self.records[index].answers == 0 else { return .refused }
-            self.records[index].answers = 1
-            self.records[index].parked = false
-            self.parkedVersion += 1
-            for key in self.triggers.keys where self.triggers[key]?.evidence?.request == number {
+            guard state.records[index].answers == 0 else { return .refused }
+            state.records[index].answers = 1
+            state.records[index].parked = false
+            state.parkedVersion += 1
+            for key in state.triggers.keys where state.triggers[key]?.evidence?.request == number {
                 // A join stays on the task it joined: `evaluate` moves it to that task's next
                 // parked request, or drops it when the trigger moves on.
-                if case .joined = self.triggers[key]?.evidence { continue }
-                self.triggers[key]?.evidence = nil
+                if case .joined = state.triggers[key]?.evidence { continue }
+                state.triggers[key]?.evidence = nil
             }
-            if let continuation = self.continuations.removeValue(forKey: number) {
+            if let continuation = state.continuations.removeValue(forKey: number) {
                 return .resume(continuation)
             }
-            self.earlyAnswers[number] = result
+            state.earlyAnswers[number] = result
             return .early
         }
         switch delivery {
@@ -278,7 +273,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
                 await Self.mainQueueBarrier()
                 await Self.mainQueueBarrier()
             }
-            lock.withLock { completionOrigins[trigger] = number }
+            state.withLock { $0.completionOrigins[trigger] = number }
         case .early:
             break
         case .refused:
@@ -297,15 +292,16 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         callbacksSynchronously: Bool,
         using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?
     ) {
-        lock.withLock {
-            preAnswerProvider = provider
-            preAnswersCallbacks = callbacksSynchronously
+        state.withLock { state in
+            state.preAnswerProvider = provider
+            state.preAnswersCallbacks = callbacksSynchronously
         }
     }
 
-    /// Whether request `number` was answered at registration by ``preAnswer(using:)``.
+    /// Whether request `number` was answered at registration by
+    /// ``preAnswer(callbacksSynchronously:using:)``.
     public func wasPreAnswered(_ number: Int) -> Bool {
-        lock.withLock { preAnswered.contains(number) }
+        state.withLock { $0.preAnswered.contains(number) }
     }
 
     /// Whether request `later` comes from the same work as request `earlier`: made by the same
@@ -313,42 +309,42 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// main-queue hop) while `earlier`'s answer was handled. A pager that fills the screen
     /// chains its follow-ups this way.
     public func isChained(_ later: Int, after earlier: Int) -> Bool {
-        lock.withLock {
-            guard later >= 1, later <= records.count, earlier >= 1, earlier <= records.count else {
-                return false
-            }
-            guard let trigger = records[later - 1].trigger else { return true }
-            return trigger == records[earlier - 1].trigger || completionOrigins[trigger] == earlier
+        state.withLock { state in
+            guard later >= 1, later <= state.records.count, earlier >= 1, earlier <= state.records.count
+            else { return false }
+            guard let trigger = state.records[later - 1].trigger else { return true }
+            return trigger == state.records[earlier - 1].trigger
+                || state.completionOrigins[trigger] == earlier
         }
     }
 
     /// Every request so far, in order.
-    public var requests: [RequestRecord] { lock.withLock { records } }
+    public var requests: [RequestRecord] { state.withLock { $0.records } }
 
     /// Adapter mistakes seen so far (requests from work of a trigger that had returned).
-    public var adapterProblems: [String] { lock.withLock { problems } }
+    public var adapterProblems: [String] { state.withLock { $0.problems } }
 
     /// Takes the observations made since the last call (cancellations noticed, assumptions
     /// made), for the transcript.
     public func takeObservations() -> [String] {
-        lock.withLock {
-            defer { observations = [] }
-            return observations
+        state.withLock { state in
+            defer { state.observations = [] }
+            return state.observations
         }
     }
 
     /// What the scheduler sees, for a watchdog message: open requests and pending triggers.
     public var stateDescription: String {
-        lock.withLock {
-            let open = records.filter { $0.answers == 0 }.map { record in
+        state.withLock { state in
+            let open = state.records.filter { $0.answers == 0 }.map { record in
                 "request #\(record.number) \(record.request) "
                     + (record.parked ? "parked" : "registered, not yet parked")
                     + " at priority \(record.priority)"
                     + (record.trigger.map { " (from trigger #\($0))" } ?? " (untagged work)")
                     + (record.cancelled ? ", cancelled" : "")
             }
-            let pending = triggers.keys.sorted().compactMap { number -> String? in
-                guard let trigger = triggers[number] else { return nil }
+            let pending = state.triggers.keys.sorted().compactMap { number -> String? in
+                guard let trigger = state.triggers[number] else { return nil }
                 if trigger.returned {
                     guard !trigger.workEnded else { return nil }
                     return "trigger #\(number) \"\(trigger.name)\" returned, but a task it started "
@@ -368,7 +364,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// and every registered request is parked. Waits only for events, never for time.
     public func settle() async {
         while true {
-            let (seen, done, probes) = update { evaluate() }
+            let (seen, done, probes) = update { $0.evaluate(usesEscalation: usesEscalation) }
             if done { return }
             if !probes.isEmpty {
                 for probe in probes { run(probe) }
@@ -382,48 +378,59 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// return, so no continuation leaks. Call it at the end of every timeline.
     public func finish() async {
         while true {
-            let (open, allReturned, seen) = lock.withLock {
+            let (open, allReturned, seen) = state.withLock { state in
                 (
-                    records.filter { $0.answers == 0 }.map(\.number),
-                    triggers.values.allSatisfy(\.returned),
-                    version
+                    state.records.filter { $0.answers == 0 }.map(\.number),
+                    state.triggers.values.allSatisfy(\.returned),
+                    state.version
                 )
             }
             for number in open { answer(number, with: .failure(CancellationError())) }
             if open.isEmpty && allReturned { break }
             if open.isEmpty { await waitForChange(from: seen) }
         }
-        let tasks = lock.withLock { triggers.values.compactMap(\.task) }
+        let tasks = state.withLock { $0.triggers.values.compactMap(\.task) }
         for task in tasks { await task.value }
     }
 
     // MARK: - Evidence
 
-    /// Marks the current trigger as waiting in a completion-handler wrapper; call it only
-    /// after the subject's synchronous call returned. Returns a token for ``callbackFired(_:)``.
+    /// Marks the trigger that created `token` as waiting in a completion-handler wrapper,
+    /// unless the handler already ran.
+    ///
+    /// Call it only after the subject's synchronous call returned; the handler calls
+    /// ``callbackFired(_:)`` with the same token, before or after this call.
+    /// - Parameter token: The wait's token, created in the trigger's task.
     public func callbackWaitBegan(token: CallbackToken) {
-        update {
-            guard !token.fired, let trigger = token.trigger else { return }
-            self.triggers[trigger]?.evidence = .callback
-            token.waiting = true
+        update { state in
+            // The token's lock is only ever taken inside the scheduler's, never the other way.
+            token.progress.withLock { progress in
+                guard !progress.fired, let trigger = token.trigger else { return }
+                state.triggers[trigger]?.evidence = .callback
+                progress.waiting = true
+            }
         }
     }
 
     /// Marks a completion handler as called: its trigger is running again.
     public func callbackFired(_ token: CallbackToken) {
-        update {
-            token.fired = true
-            if token.waiting, let trigger = token.trigger, self.triggers[trigger]?.evidence == .callback {
-                self.triggers[trigger]?.evidence = nil
+        update { state in
+            token.progress.withLock { progress in
+                progress.fired = true
+                if progress.waiting, let trigger = token.trigger,
+                    state.triggers[trigger]?.evidence == .callback
+                {
+                    state.triggers[trigger]?.evidence = nil
+                }
             }
         }
     }
 
-    /// Identifies one wait in the kit's completion-handler wrapper. Guarded by the scheduler.
-    public final class CallbackToken: @unchecked Sendable {
+    /// Identifies one wait in the kit's completion-handler wrapper.
+    public final class CallbackToken: Sendable {
         let trigger: Int?
-        var fired = false
-        var waiting = false
+        /// Whether the wait began, and whether the completion handler was called.
+        let progress = Locked(rawValue: (waiting: false, fired: false))
 
         /// A token for the trigger running now.
         public init() {
@@ -440,22 +447,6 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         }
     }
 
-    /// Records an adapter problem for each request the spawned work of trigger `number` has
-    /// open while the trigger's body returns (called under the lock, as the body returns).
-    private func noteUnawaitedRequests(of number: Int) {
-        guard let owner = triggers[number] else { return }
-        for record in records
-        where record.trigger == number && !record.fromTriggerTask && record.answers == 0
-            && !record.isCallback
-        {
-            problems.append(
-                "request #\(record.number) is still open in work that \"\(owner.name)\" started "
-                    + "and did not await: the trigger returned first. An adapter's trigger must "
-                    + "await the work it starts (call the async method, not a wrapper that spawns "
-                    + "a Task and returns).")
-        }
-    }
-
     private enum Delivery {
         case resume(CheckedContinuation<Answer, any Error>)
         case callback(@Sendable (Result<Answer, any Error>) -> Void)
@@ -463,7 +454,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         case refused
     }
 
-    private struct Probe {
+    fileprivate struct Probe {
         let trigger: Int
         let task: Task<Void, Never>
         let priority: UInt8
@@ -477,17 +468,17 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         let number = recordRegistration(
             request, tag: tag, identity: identity, priority: priority, callback: callback)
-        let provider = lock.withLock {
-            callback == nil || preAnswersCallbacks ? preAnswerProvider : nil
+        let provider = state.withLock { state in
+            callback == nil || state.preAnswersCallbacks ? state.preAnswerProvider : nil
         }
         if let provider, let result = provider(number, request) {
-            _ = lock.withLock { preAnswered.insert(number) }
+            _ = state.withLock { $0.preAnswered.insert(number) }
             if let callback {
                 // An answer already available reaches a completion handler synchronously,
                 // inside the call that asked for it, as a cached response does.
-                update {
-                    if let index = self.records.firstIndex(where: { $0.number == number }) {
-                        self.records[index].answers += 1
+                update { state in
+                    if let index = state.records.firstIndex(where: { $0.number == number }) {
+                        state.records[index].answers += 1
                     }
                 }
                 callback(result)
@@ -502,12 +493,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
         _ request: Request, tag: TriggerTag?, identity: Int?, priority: UInt8,
         callback: (@Sendable (Result<Answer, any Error>) -> Void)?
     ) -> Int {
-        update {
-            let number = self.records.count + 1
-            if let trigger = tag?.trigger, let owner = self.triggers[trigger], owner.returned,
+        update { state in
+            let number = state.records.count + 1
+            if let trigger = tag?.trigger, let owner = state.triggers[trigger], owner.returned,
                 !owner.isCompletion
             {
-                self.problems.append(
+                state.problems.append(
                     "request #\(number) came from work that \"\(owner.name)\" started and did not "
                         + "await: the trigger had already returned. An adapter's trigger must "
                         + "await the work it starts (call the async method, not a wrapper that "
@@ -518,10 +509,10 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
                 fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
                 parked: callback != nil, priority: priority, isCallback: callback != nil)
             record.taskIdentity = identity
-            self.records.append(record)
+            state.records.append(record)
             if let callback {
-                self.callbacks[number] = callback
-                self.parkedVersion += 1
+                state.callbacks[number] = callback
+                state.parkedVersion += 1
             }
             return number
         }
@@ -530,29 +521,29 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private func suspend(_ number: Int) async throws -> Answer {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let early: Result<Answer, any Error>? = update {
-                    if let early = self.earlyAnswers.removeValue(forKey: number) { return early }
-                    self.continuations[number] = continuation
-                    guard let index = self.records.firstIndex(where: { $0.number == number }) else {
+                let early: Result<Answer, any Error>? = update { state in
+                    if let early = state.earlyAnswers.removeValue(forKey: number) { return early }
+                    state.continuations[number] = continuation
+                    guard let index = state.records.firstIndex(where: { $0.number == number }) else {
                         return nil
                     }
-                    self.records[index].parked = true
-                    self.parkedVersion += 1
-                    let record = self.records[index]
+                    state.records[index].parked = true
+                    state.parkedVersion += 1
+                    let record = state.records[index]
                     if record.fromTriggerTask, let trigger = record.trigger {
-                        self.triggers[trigger]?.evidence = .parked(request: number)
+                        state.triggers[trigger]?.evidence = .parked(request: number)
                     }
                     return nil
                 }
                 if let early { continuation.resume(with: early) }
             }
         } onCancel: {
-            self.update {
-                guard let index = self.records.firstIndex(where: { $0.number == number }),
-                    !self.records[index].cancelled
+            self.update { state in
+                guard let index = state.records.firstIndex(where: { $0.number == number }),
+                    !state.records[index].cancelled
                 else { return }
-                self.records[index].cancelled = true
-                self.observations.append("the subject cancelled the task waiting on request #\(number)")
+                state.records[index].cancelled = true
+                state.observations.append("the subject cancelled the task waiting on request #\(number)")
             }
         }
     }
@@ -560,22 +551,22 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private func noteEscalation(of number: Int, to priority: TaskPriority) {
         let tag = TriggerTag.current
         let identity = currentTaskIdentity()
-        update {
-            if let index = self.records.firstIndex(where: { $0.number == number }) {
-                self.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
+        update { state in
+            if let index = state.records.firstIndex(where: { $0.number == number }) {
+                state.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
             }
-            if let tag, let joiner = self.triggers[tag.trigger], !joiner.returned,
+            if let tag, let joiner = state.triggers[tag.trigger], !joiner.returned,
                 joiner.identity == identity
             {
-                self.triggers[tag.trigger]?.evidence = .joined(request: number)
-            } else if let tag, let joiner = self.triggers[tag.trigger], !joiner.returned,
-                self.probing == nil
+                state.triggers[tag.trigger]?.evidence = .joined(request: number)
+            } else if let tag, let joiner = state.triggers[tag.trigger], !joiner.returned,
+                state.probing == nil
             {
                 // Work the trigger spawned (an intermediate task) joined the load: the trigger
                 // may be waiting on that work; a probe will tell.
-                self.inheritedJoins[tag.trigger] = number
-            } else if let probing = self.probing {
-                self.triggers[probing]?.evidence = .probed(request: number)
+                state.inheritedJoins[tag.trigger] = number
+            } else if let probing = state.probing {
+                state.triggers[probing]?.evidence = .probed(request: number)
             }
         }
     }
@@ -583,41 +574,58 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     private func run(_ probe: Probe) {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                lock.withLock { probing = probe.trigger }
+                state.withLock { $0.probing = probe.trigger }
                 probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
-                update { self.probing = nil }
+                update { $0.probing = nil }
             }
         #endif
     }
 
     private func waitForChange(from seen: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if version != seen {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiters.append(continuation)
-                lock.unlock()
+            let changed = state.withLock { state in
+                if state.version != seen { return true }
+                state.waiters.append(continuation)
+                return false
             }
+            if changed { continuation.resume() }
         }
     }
 
     /// Runs `body` under the lock, counts it as an event and wakes every waiter.
     @discardableResult
-    private func update<T>(_ body: () -> T) -> T {
-        lock.lock()
-        let result = body()
-        version += 1
-        let waking = waiters
-        waiters = []
-        lock.unlock()
+    private func update<T>(_ body: (inout State) -> T) -> T {
+        let (result, waking) = state.withLock { state in
+            let result = body(&state)
+            state.version += 1
+            defer { state.waiters = [] }
+            return (result, state.waiters)
+        }
         for waiter in waking { waiter.resume() }
         return result
     }
+}
+
+/// The settling rules, over the state the lock guards.
+extension TimelineScheduler.State {
+    /// Records an adapter problem for each request the spawned work of trigger `number` has
+    /// open while the trigger's body returns.
+    mutating func noteUnawaitedRequests(of number: Int) {
+        guard let owner = triggers[number] else { return }
+        for record in records
+        where record.trigger == number && !record.fromTriggerTask && record.answers == 0
+            && !record.isCallback
+        {
+            problems.append(
+                "request #\(record.number) is still open in work that \"\(owner.name)\" started "
+                    + "and did not await: the trigger returned first. An adapter's trigger must "
+                    + "await the work it starts (call the async method, not a wrapper that spawns "
+                    + "a Task and returns).")
+        }
+    }
 
     /// The open parked request that the task which made request `number` made after it, if any.
-    private func nextParking(after number: Int) -> Int? {
+    func nextParking(after number: Int) -> Int? {
         guard let identity = records.first(where: { $0.number == number })?.taskIdentity else {
             return nil
         }
@@ -626,27 +634,29 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Whether request `number` is parked and, for a completion-handler request, not answered
     /// yet (its evidence lapses with the first answer).
-    private func isOpenParked(_ number: Int) -> Bool {
+    func isOpenParked(_ number: Int) -> Bool {
         records.contains { $0.number == number && $0.parked && (!$0.isCallback || $0.answers == 0) }
     }
 
     /// Whether a trigger whose body returned has nothing left running: every task that inherited
     /// its tag has ended, or that work is parked in the source (a completion handler's
     /// follow-up load; for any other trigger, a request already reported as an adapter problem).
-    private func leftoverIsSettled(_ number: Int, _ trigger: TriggerState) -> Bool {
+    func leftoverIsSettled(_ number: Int, _ trigger: TimelineScheduler.TriggerState) -> Bool {
         if trigger.workEnded { return true }
         return records.contains { $0.trigger == number && $0.answers == 0 && ($0.parked || $0.isCallback) }
     }
 
     /// Whether everything is settled, and which triggers to probe if not.
-    private func evaluate() -> (seen: Int, done: Bool, probes: [Probe]) {
+    mutating func evaluate(
+        usesEscalation: Bool
+    ) -> (seen: Int, done: Bool, probes: [TimelineScheduler.Probe]) {
         let seen = version + 1
         if records.contains(where: { !$0.parked && $0.answers == 0 && !$0.isCallback }) {
             return (seen, false, [])
         }
         let parked = records.filter { $0.parked && !$0.isCallback }
         var done = true
-        var probes: [Probe] = []
+        var probes: [TimelineScheduler.Probe] = []
         for number in triggers.keys.sorted() {
             guard var trigger = triggers[number] else { continue }
             if trigger.returned {
@@ -705,7 +715,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
             let floor = max(trigger.priority, spawned.map(\.priority).max() ?? 0)
             if usesEscalation, let rung = TimelineScheduler.ladder.first(where: { $0 > floor }) {
                 trigger.priority = rung
-                probes.append(Probe(trigger: number, task: task, priority: rung))
+                probes.append(TimelineScheduler.Probe(trigger: number, task: task, priority: rung))
             } else {
                 trigger.evidence = .assumed(request: target.number)
                 observations.append(

@@ -14,6 +14,10 @@ import Foundation
 /// acknowledged (the answer is written after the flush). Replay therefore drops an
 /// incomplete or unreadable last line, truncates the file back to the last complete record,
 /// and refuses to start on damage anywhere else.
+///
+/// Once ``open(path:)`` returns, its mutable fields are read and written only while
+/// `condition` is locked: a condition variable rather than the kit's `Locked`, because an
+/// append waits on it for the flush that covers its line.
 final class Journal: @unchecked Sendable {
     /// Why a journal cannot be used.
     struct Failure: Error, CustomStringConvertible {

@@ -6,6 +6,10 @@ import Foundation
 /// the lock, then publishes it. A second request for a reserved key either waits for the
 /// first to finish (seed profile: it then sees the record) or is told the key is still being
 /// processed (IETF profile). Either way one key makes exactly one record.
+///
+/// Its mutable fields are read and written only while `condition` is locked. It is a
+/// condition variable rather than the kit's `Locked` because a second request for a key
+/// waits on it.
 final class RecordStore: @unchecked Sendable {
     /// The result of submitting a body under a key.
     enum Outcome {

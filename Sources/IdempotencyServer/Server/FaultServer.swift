@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ConformanceKit
 import Dispatch
 import Foundation
 
@@ -27,7 +28,7 @@ import Foundation
 /// Each connection is served on its own thread with blocking sockets; the accepting thread
 /// waits in `poll` on the listening socket and a wake-up pipe, so ``stop()`` is an event,
 /// not a timeout.
-public final class FaultServer: @unchecked Sendable {
+public final class FaultServer: Sendable {
     /// Why the server could not start.
     public struct StartError: Error, Hashable, Sendable, CustomStringConvertible {
         /// What went wrong, in one line.
@@ -50,11 +51,15 @@ public final class FaultServer: @unchecked Sendable {
     private let router: RequestRouter
     private let journal: Journal?
     private let group = DispatchGroup()
-    private let lock = NSLock()
-    private var connections: Set<Int32> = []
-    private var stopping = false
-    private var stopped = false
-    private var stopWaiters: [@Sendable () -> Void] = []
+    /// The open connections, and how far ``stop(completion:)`` has got.
+    private let state = Locked(rawValue: State())
+
+    private struct State {
+        var connections: Set<Int32> = []
+        var stopping = false
+        var stopped = false
+        var stopWaiters: [@Sendable () -> Void] = []
+    }
 
     private init(
         configuration: ServerConfiguration, listenFD: Int32, port: UInt16, wake: (Int32, Int32),
@@ -141,12 +146,12 @@ public final class FaultServer: @unchecked Sendable {
     /// Calling it again is harmless; every completion is called.
     public func stop(completion: @escaping @Sendable () -> Void) {
         enum Step { case done, wait, begin }
-        let step: Step = lock.withLock {
-            if stopped { return .done }
-            stopWaiters.append(completion)
-            if stopping { return .wait }
-            stopping = true
-            for fd in connections { SystemSocket.shutdownRead(fd) }
+        let step: Step = state.withLock { state in
+            if state.stopped { return .done }
+            state.stopWaiters.append(completion)
+            if state.stopping { return .wait }
+            state.stopping = true
+            for fd in state.connections { SystemSocket.shutdownRead(fd) }
             return .begin
         }
         switch step {
@@ -162,10 +167,10 @@ public final class FaultServer: @unchecked Sendable {
                 SystemSocket.close(wakeRead)
                 SystemSocket.close(wakeWrite)
                 journal?.close()
-                let waiters = lock.withLock {
-                    stopped = true
-                    defer { stopWaiters = [] }
-                    return stopWaiters
+                let waiters = state.withLock { state in
+                    state.stopped = true
+                    defer { state.stopWaiters = [] }
+                    return state.stopWaiters
                 }
                 for waiter in waiters { waiter() }
             }
@@ -205,10 +210,10 @@ public final class FaultServer: @unchecked Sendable {
         SystemSocket.setReceiveTimeout(client, configuration.idleTimeout)
         SystemSocket.setSendTimeout(client, configuration.idleTimeout)
         enum Admission { case refuseStopping, refuseFull, accept }
-        let admission: Admission = lock.withLock {
-            if stopping { return .refuseStopping }
-            if connections.count >= configuration.maxConnections { return .refuseFull }
-            connections.insert(client)
+        let admission: Admission = state.withLock { state in
+            if state.stopping { return .refuseStopping }
+            if state.connections.count >= configuration.maxConnections { return .refuseFull }
+            state.connections.insert(client)
             group.enter()
             return .accept
         }
@@ -226,7 +231,7 @@ public final class FaultServer: @unchecked Sendable {
                     maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes))
             let thread = Thread { [self] in
                 connection.run()
-                lock.withLock { _ = connections.remove(client) }
+                _ = state.withLock { $0.connections.remove(client) }
                 SystemSocket.close(client)
                 group.leave()
             }

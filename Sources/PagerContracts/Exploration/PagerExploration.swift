@@ -317,13 +317,12 @@ public enum PagerExploration {
 
     /// What the random search skipped, per block of schedules, so the totals count only the
     /// blocks the result counts (up to the first hit) and never depend on timing.
-    final class Tally: @unchecked Sendable {
+    final class Tally: Sendable {
         static let blockSize = 16
-        private let lock = NSLock()
-        private var blocks: [Int: (unobservable: Int, inapplicable: Int)] = [:]
+        private let blocks = Locked<[Int: (unobservable: Int, inapplicable: Int)]>(rawValue: [:])
 
         func add(_ outcome: ScheduleTrial.Outcome, block: Int) {
-            lock.withLock {
+            blocks.withLock { blocks in
                 var counts = blocks[block] ?? (0, 0)
                 counts.unobservable += outcome.unobservableTriggers
                 counts.inapplicable += outcome.notApplicable ? 1 : 0
@@ -333,10 +332,8 @@ public enum PagerExploration {
 
         /// The totals over blocks `0 ... last` (every block when `nil`).
         func total(upTo last: Int?) -> (unobservable: Int, inapplicable: Int) {
-            lock.withLock {
-                blocks.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
-                    ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
-                }
+            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
+                ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
             }
         }
     }

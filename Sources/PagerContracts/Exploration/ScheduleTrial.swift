@@ -102,18 +102,17 @@ struct ScheduleTrial {
     }
 
     /// The steps of a trial so far, readable when the watchdog fires.
-    private final class StepLog: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [PagerSchedule.Step] = []
+    private final class StepLog: Sendable {
+        private let list = Locked<[PagerSchedule.Step]>(rawValue: [])
 
-        var steps: [PagerSchedule.Step] { lock.withLock { list } }
+        var steps: [PagerSchedule.Step] { list.rawValue }
 
         func append(_ step: PagerSchedule.Step) {
-            lock.withLock { list.append(step) }
+            list.withLock { $0.append(step) }
         }
 
         func replaying(_ steps: [PagerSchedule.Step]) {
-            lock.withLock { list = steps }
+            list.withLock { $0 = steps }
         }
     }
 }

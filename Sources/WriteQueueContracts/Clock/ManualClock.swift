@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// A clock that moves only when told to: queues wait for backoff on it, and the kit advances it
@@ -5,7 +6,8 @@ import Foundation
 ///
 /// ```swift
 /// let clock = ManualClock()
-/// let waiter = Task { try await clock.wait(until: clock.now.advanced(by: .seconds(2))) }
+/// let deadline = clock.now.advanced(by: .seconds(2))
+/// let waiter = Task { try await clock.wait(until: deadline) }
 /// clock.advance(by: .seconds(1))   // nothing wakes
 /// clock.advance(by: .seconds(1))   // the waiter resumes
 /// ```
@@ -14,7 +16,7 @@ import Foundation
 /// cancelled. A deadline already reached returns at once. ``wait(until:)`` and the `Clock`
 /// protocol's sleeping requirement are the same wait: code written against `any Clock`
 /// uses the latter, kit code the former (the kit never sleeps on real time).
-public final class ManualClock: Clock, @unchecked Sendable {
+public final class ManualClock: Clock, Sendable {
     /// A point on the manual clock: the time since the clock's origin.
     public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
         /// The time since the clock's origin.
@@ -52,26 +54,39 @@ public final class ManualClock: Clock, @unchecked Sendable {
         var priority: UInt8
     }
 
-    private let lock = NSLock()
-    private var current: Instant
-    private var sleepers: [Int: Sleeper] = [:]
-    private var cancelledBeforeWaiting: Set<Int> = []
-    private var frozenTriggers: Set<Int> = []
-    private var nextID = 0
-    private var closed = false
-    private var observers: [@Sendable () -> Void] = []
-    private var joinObservers: [@Sendable (Int?) -> Void] = []
-    private var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    private var lastDateRead: Date?
+    private struct State {
+        var current: Instant
+        var sleepers: [Int: Sleeper] = [:]
+        var cancelledBeforeWaiting: Set<Int> = []
+        var frozenTriggers: Set<Int> = []
+        var nextID = 0
+        var closed = false
+        var observers: [@Sendable () -> Void] = []
+        var joinObservers: [@Sendable (Int?) -> Void] = []
+        var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var lastDateRead: Date?
+
+        func frozen(_ sleeper: Sleeper) -> Bool {
+            sleeper.trigger.map { frozenTriggers.contains($0) } ?? false
+        }
+
+        mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let satisfied = waiterWatchers.filter { $0.count <= sleepers.count }.map(\.continuation)
+            waiterWatchers.removeAll { $0.count <= sleepers.count }
+            return satisfied
+        }
+    }
+
+    private let state: Locked<State>
 
     /// Creates a clock.
     /// - Parameter now: Where the clock starts; the origin by default.
     public init(now: Instant = .zero) {
-        self.current = now
+        state = Locked(rawValue: State(current: now))
     }
 
     /// The current instant.
-    public var now: Instant { lock.withLock { current } }
+    public var now: Instant { state.withLock { $0.current } }
 
     /// The time of day at the clock's origin: 2026-01-01 00:00:00 UTC.
     public static let epoch = Date(timeIntervalSince1970: 1_767_225_600)
@@ -84,10 +99,10 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// made since the clock last moved), so queues that order tasks by creation time never see
     /// a tie the app would not see.
     public var date: Date {
-        lock.withLock {
-            var date = Self.epoch.addingTimeInterval(Self.seconds(current.offset))
-            if let last = lastDateRead, date <= last { date = last.addingTimeInterval(0.000_001) }
-            lastDateRead = date
+        state.withLock { state in
+            var date = Self.epoch.addingTimeInterval(Self.seconds(state.current.offset))
+            if let last = state.lastDateRead, date <= last { date = last.addingTimeInterval(0.000_001) }
+            state.lastDateRead = date
             return date
         }
     }
@@ -122,9 +137,9 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// is cancelled.
     /// - Parameter deadline: The instant to wait for.
     public func wait(until deadline: Instant) async throws {
-        let id = lock.withLock {
-            nextID += 1
-            return nextID
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
@@ -142,9 +157,9 @@ public final class ManualClock: Clock, @unchecked Sendable {
     }
 
     private func noteEscalation(of id: Int, to priority: TaskPriority) {
-        let (trigger, observers): (Int??, [@Sendable (Int?) -> Void]) = lock.withLock {
-            sleepers[id]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
-            return (sleepers[id].map(\.trigger), joinObservers)
+        let (trigger, observers): (Int??, [@Sendable (Int?) -> Void]) = state.withLock { state in
+            state.sleepers[id]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            return (state.sleepers[id].map(\.trigger), state.joinObservers)
         }
         guard let trigger else { return }
         for observer in observers { observer(trigger) }
@@ -156,15 +171,15 @@ public final class ManualClock: Clock, @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (immediate, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
-                    lock.withLock {
-                        if cancelledBeforeWaiting.remove(id) != nil || closed {
+                    state.withLock { state in
+                        if state.cancelledBeforeWaiting.remove(id) != nil || state.closed {
                             return (.failure(CancellationError()), [])
                         }
-                        if deadline <= current { return (.success(()), []) }
-                        sleepers[id] = Sleeper(
+                        if deadline <= state.current { return (.success(()), []) }
+                        state.sleepers[id] = Sleeper(
                             id: id, deadline: deadline, trigger: trigger, continuation: continuation,
                             priority: priority)
-                        return (nil, takeSatisfiedWatchers())
+                        return (nil, state.takeSatisfiedWatchers())
                     }
                 if let immediate {
                     continuation.resume(with: immediate)
@@ -174,9 +189,9 @@ public final class ManualClock: Clock, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let sleeper: Sleeper? = lock.withLock {
-                if let sleeper = sleepers.removeValue(forKey: id) { return sleeper }
-                cancelledBeforeWaiting.insert(id)
+            let sleeper: Sleeper? = state.withLock { state in
+                if let sleeper = state.sleepers.removeValue(forKey: id) { return sleeper }
+                state.cancelledBeforeWaiting.insert(id)
                 return nil
             }
             sleeper?.continuation.resume(throwing: CancellationError())
@@ -195,12 +210,12 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// reached, earliest first.
     /// - Parameter instant: The new current instant.
     public func advance(to instant: Instant) {
-        let due: [Sleeper] = lock.withLock {
-            if instant > current { current = instant }
-            let due = sleepers.values
-                .filter { $0.deadline <= current && !frozen($0) }
+        let due: [Sleeper] = state.withLock { state in
+            if instant > state.current { state.current = instant }
+            let due = state.sleepers.values
+                .filter { $0.deadline <= state.current && !state.frozen($0) }
                 .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
-            for sleeper in due { sleepers[sleeper.id] = nil }
+            for sleeper in due { state.sleepers[sleeper.id] = nil }
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }
@@ -209,16 +224,16 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Moves the clock to `instant` (never backwards) without resuming any wait; the caller
     /// resumes the due waits one at a time with ``resumeEarliestDue()``.
     func move(to instant: Instant) {
-        lock.withLock { if instant > current { current = instant } }
+        state.withLock { state in if instant > state.current { state.current = instant } }
     }
 
     /// Resumes the one live wait that is due and came first (earliest deadline, then earliest
     /// start). Returns `false` when no live wait is due.
     func resumeEarliestDue() -> Bool {
-        let first: Sleeper? = lock.withLock {
-            let due = sleepers.values.filter { $0.deadline <= current && !frozen($0) }
+        let first: Sleeper? = state.withLock { state in
+            let due = state.sleepers.values.filter { $0.deadline <= state.current && !state.frozen($0) }
             guard let first = due.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) else { return nil }
-            sleepers[first.id] = nil
+            state.sleepers[first.id] = nil
             return first
         }
         first?.continuation.resume()
@@ -232,61 +247,59 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// - Parameter count: How many pending waits to wait for.
     public func waitUntilPending(count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = lock.withLock {
-                if sleepers.count >= count { return true }
-                waiterWatchers.append((count, continuation))
+            let ready: Bool = state.withLock { state in
+                if state.sleepers.count >= count { return true }
+                state.waiterWatchers.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }
         }
     }
 
-    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-        let satisfied = waiterWatchers.filter { $0.count <= sleepers.count }.map(\.continuation)
-        waiterWatchers.removeAll { $0.count <= sleepers.count }
-        return satisfied
-    }
-
     /// The deadlines of every pending wait, earliest first.
     public var pendingDeadlines: [Instant] {
-        lock.withLock { sleepers.values.map(\.deadline).sorted() }
+        state.withLock { $0.sleepers.values.map(\.deadline).sorted() }
     }
 
     /// The deadlines of the live waits, earliest first.
     var liveDeadlines: [Instant] {
-        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).sorted() }
+        state.withLock { state in
+            state.sleepers.values.filter { !state.frozen($0) }.map(\.deadline).sorted()
+        }
     }
 
     /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
     var nextLiveDeadline: Instant? {
-        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.deadline).min() }
+        state.withLock { state in state.sleepers.values.filter { !state.frozen($0) }.map(\.deadline).min() }
     }
 
     /// The triggers that have a wait pending; `nil` stands for waits outside any trigger.
     var waitingTriggers: [Int?] {
-        lock.withLock { sleepers.values.map(\.trigger) }
+        state.withLock { $0.sleepers.values.map(\.trigger) }
     }
 
     /// Deadlines of the waits of `trigger`.
     func deadlines(of trigger: Int) -> [Instant] {
-        lock.withLock { sleepers.values.filter { $0.trigger == trigger }.map(\.deadline).sorted() }
+        state.withLock { state in
+            state.sleepers.values.filter { $0.trigger == trigger }.map(\.deadline).sorted()
+        }
     }
 
     /// Stops resuming the waits of crashed triggers: their process is gone. They end with
     /// `CancellationError` when their tasks are cancelled at the end of the timeline.
     func freeze(triggers: Set<Int>) {
-        lock.withLock { frozenTriggers.formUnion(triggers) }
+        state.withLock { $0.frozenTriggers.formUnion(triggers) }
     }
 
     /// Ends every wait with `CancellationError`, now and from now on: the timeline is over.
     func close() {
-        let (waiting, watchers): ([Sleeper], [CheckedContinuation<Void, Never>]) = lock.withLock {
-            closed = true
+        let (waiting, watchers): ([Sleeper], [CheckedContinuation<Void, Never>]) = state.withLock { state in
+            state.closed = true
             defer {
-                sleepers = [:]
-                waiterWatchers = []
+                state.sleepers = [:]
+                state.waiterWatchers = []
             }
-            return (Array(sleepers.values), waiterWatchers.map(\.continuation))
+            return (Array(state.sleepers.values), state.waiterWatchers.map(\.continuation))
         }
         for sleeper in waiting { sleeper.continuation.resume(throwing: CancellationError()) }
         for watcher in watchers { watcher.resume() }
@@ -295,25 +308,21 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Calls `observer` when a task awaiting a waiting task escalates it, with the waiting
     /// trigger, on the escalating task (the settling machinery learns who joined).
     func addJoinObserver(_ observer: @escaping @Sendable (Int?) -> Void) {
-        lock.withLock { joinObservers.append(observer) }
+        state.withLock { $0.joinObservers.append(observer) }
     }
 
     /// The highest priority of a live wait, or `nil` when nothing waits.
     var highestWaitPriority: UInt8? {
-        lock.withLock { sleepers.values.filter { !frozen($0) }.map(\.priority).max() }
+        state.withLock { state in state.sleepers.values.filter { !state.frozen($0) }.map(\.priority).max() }
     }
 
     /// Calls `observer` after every new wait (the settling machinery listens).
     func addObserver(_ observer: @escaping @Sendable () -> Void) {
-        lock.withLock { observers.append(observer) }
-    }
-
-    private func frozen(_ sleeper: Sleeper) -> Bool {
-        sleeper.trigger.map { frozenTriggers.contains($0) } ?? false
+        state.withLock { $0.observers.append(observer) }
     }
 
     private func notifyObservers() {
-        let observers = lock.withLock { self.observers }
+        let observers = state.withLock { $0.observers }
         for observer in observers { observer() }
     }
 

@@ -54,26 +54,19 @@ enum QueueExhaustiveSearch {
     static func visit<A: WriteQueueAdapter>(
         _ prefix: [QueueSchedule.Step], _ adapter: A.Type, watchdog: Duration
     ) async -> Visit {
-        let seen = VisitRecord()
+        let seen = Locked(rawValue: (next: [QueueSchedule.Step](), fingerprint: 0))
         let crashes = prefix.filter { $0 == .crash }.count
         let replay = await QueueSchedule.replay(
             against: A.self, watchdog: watchdog, steps: prefix.count,
             observe: { execution in
                 let tasks = try await execution.harness.tasks()
-                seen.record(next: execution.alphabet(crashes: crashes), fingerprint: execution.fingerprint(tasks: tasks))
+                let observed = (next: execution.alphabet(crashes: crashes), fingerprint: execution.fingerprint(tasks: tasks))
+                seen.withLock { $0 = observed }
             }
         ) { _, index in prefix[index] }
-        return Visit(failure: replay.invariant, fingerprint: seen.fingerprint, next: seen.next)
-    }
-}
-
-/// What the replay's body saw after the last step, read after the run ends.
-private final class VisitRecord: @unchecked Sendable {
-    private(set) var next: [QueueSchedule.Step] = []
-    private(set) var fingerprint = 0
-
-    func record(next: [QueueSchedule.Step], fingerprint: Int) {
-        self.next = next
-        self.fingerprint = fingerprint
+        // What the replay's body saw after the last step (a timeline the watchdog gave up on
+        // may still be running, so it is read under the lock).
+        let observed = seen.rawValue
+        return Visit(failure: replay.invariant, fingerprint: observed.fingerprint, next: observed.next)
     }
 }

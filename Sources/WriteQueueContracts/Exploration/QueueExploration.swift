@@ -123,9 +123,10 @@ public enum QueueExploration {
             var hits: [QueueSearchHit] = []
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
-                let generator = GeneratorBox(QueueScheduleGenerator(seed: seed, index: index))
+                // Advanced by the replay's body only, which may outlive a watchdog that gave up.
+                let generator = Locked(rawValue: QueueScheduleGenerator(seed: seed, index: index))
                 let replay = await QueueSchedule.replay(against: A.self, watchdog: watchdog, steps: maxSteps) {
-                    execution, _ in generator.next(for: execution)
+                    execution, _ in generator.withLock { $0.next(for: execution) }
                 }
                 stepCount += replay.applied.count
                 if let invariant = replay.invariant, !hits.contains(where: { $0.invariant == invariant }) {
@@ -135,19 +136,6 @@ public enum QueueExploration {
                 }
             }
             return .init(explored: explored, steps: stepCount, hits: hits)
-        }
-    }
-
-    /// The generator of one schedule, read and advanced by the replay's body only.
-    private final class GeneratorBox: @unchecked Sendable {
-        private var generator: QueueScheduleGenerator
-
-        init(_ generator: QueueScheduleGenerator) {
-            self.generator = generator
-        }
-
-        func next<Q>(for execution: QueueScheduleExecution<Q>) -> QueueSchedule.Step {
-            generator.next(for: execution)
         }
     }
 

@@ -48,7 +48,7 @@ extension QueueSchedule {
         observe: (@Sendable (QueueScheduleExecution<A>) async throws -> Void)? = nil,
         nextStep: @escaping @Sendable (QueueScheduleExecution<A>, Int) -> Step
     ) async -> Replay {
-        let outcome = ReplayOutcome()
+        let outcome = Locked(rawValue: ReplayOutcome())
         let report = await ContractRun.execute(
             invariants, subject: String(describing: A.self), watchdog: watchdog
         ) { recorder in
@@ -58,17 +58,18 @@ extension QueueSchedule {
                 try await harness.launch()
                 for index in 0..<count {
                     let step = nextStep(execution, index)
-                    outcome.index = index
-                    outcome.steps.append(step)
-                    if case .answer(let send, _) = step {
-                        outcome.targets.append(execution.target(ofSend: send))
-                    } else {
-                        outcome.targets.append(nil)
+                    var target: (operation: Int, attempt: Int)?
+                    if case .answer(let send, _) = step { target = execution.target(ofSend: send) }
+                    outcome.withLock { outcome in
+                        outcome.index = index
+                        outcome.steps.append(step)
+                        outcome.targets.append(target)
+                        outcome.applied.append(true)
                     }
-                    outcome.applied.append(true)
-                    outcome.applied[index] = try await execution.apply(step)
+                    let applied = try await execution.apply(step)
+                    outcome.withLock { $0.applied[index] = applied }
                 }
-                outcome.index = nil
+                outcome.withLock { $0.index = nil }
                 if let observe {
                     try await observe(execution)
                 } else {
@@ -77,26 +78,28 @@ extension QueueSchedule {
                     try await execution.checkLiveness()
                 }
             } catch let failure as QueueScheduleExecution<A>.Failure {
-                outcome.invariant = failure.invariant
+                outcome.withLock { $0.invariant = failure.invariant }
                 await harness.finish()
                 throw recorder.fail(failure.violation)
             } catch {
-                outcome.invariant = "adapter"
+                outcome.withLock { $0.invariant = "adapter" }
                 await harness.finish()
                 throw error
             }
-            outcome.index = nil
+            outcome.withLock { $0.index = nil }
             await harness.finish()
         }
-        if case .failed = report.outcome, outcome.invariant == nil { outcome.invariant = "adapter" }
+        // A copy: when the watchdog gave up, the timeline may still be running and writing.
+        var seen = outcome.rawValue
+        if case .failed = report.outcome, seen.invariant == nil { seen.invariant = "adapter" }
         return Replay(
-            report: report, invariant: outcome.invariant, failingIndex: outcome.invariant == nil ? nil : outcome.index,
-            steps: outcome.steps, applied: outcome.applied, targets: outcome.targets)
+            report: report, invariant: seen.invariant, failingIndex: seen.invariant == nil ? nil : seen.index,
+            steps: seen.steps, applied: seen.applied, targets: seen.targets)
     }
 }
 
 /// What a replay's body saw, read after the run ends.
-private final class ReplayOutcome: @unchecked Sendable {
+private struct ReplayOutcome {
     var invariant: ContractID?
     var index: Int?
     var steps: [QueueSchedule.Step] = []

@@ -68,36 +68,40 @@ struct QueueShrinkStep: Hashable, Sendable {
     static func replay<A: WriteQueueAdapter>(
         _ steps: [QueueShrinkStep], against adapter: A.Type, watchdog: Duration
     ) async -> QueueSchedule.Replay {
-        let names = OperationNames()
+        let names = Locked(rawValue: OperationNames())
         return await QueueSchedule.replay(against: A.self, watchdog: watchdog, steps: steps.count) { execution, index in
-            names.settle(submitted: execution.submittedCount)
-            let step = steps[index]
-            switch step.action {
-            case .step(let concrete):
-                if concrete == .submit || concrete == .update { names.expect(origin: step.origin, as: execution.submittedCount + 1) }
-                return concrete
-            case .copy(let submit):
-                names.expect(origin: step.origin, as: execution.submittedCount + 1)
-                return .submitCopy(of: names.operation(madeBy: submit) ?? 0)
-            case .answer(let submit, let attempt, let reply):
-                let send = names.operation(madeBy: submit).flatMap { execution.openSend(operation: $0, preferring: attempt) }
-                return .answer(send: send ?? 0, reply)
+            names.withLock { names in
+                names.settle(submitted: execution.submittedCount)
+                let step = steps[index]
+                switch step.action {
+                case .step(let concrete):
+                    if concrete == .submit || concrete == .update {
+                        names.expect(origin: step.origin, as: execution.submittedCount + 1)
+                    }
+                    return concrete
+                case .copy(let submit):
+                    names.expect(origin: step.origin, as: execution.submittedCount + 1)
+                    return .submitCopy(of: names.operation(madeBy: submit) ?? 0)
+                case .answer(let submit, let attempt, let reply):
+                    let send = names.operation(madeBy: submit).flatMap { execution.openSend(operation: $0, preferring: attempt) }
+                    return .answer(send: send ?? 0, reply)
+                }
             }
         }
     }
 }
 
 /// Which operation each submit step made in one replay, read and written by its body only.
-private final class OperationNames: @unchecked Sendable {
+private struct OperationNames {
     private var made: [Int: Int] = [:]
     private var expected: (origin: Int, operation: Int)?
 
-    func expect(origin: Int, as operation: Int) {
+    mutating func expect(origin: Int, as operation: Int) {
         expected = (origin, operation)
     }
 
     /// Confirms the expected operation once the submit applied.
-    func settle(submitted: Int) {
+    mutating func settle(submitted: Int) {
         if let expected, submitted >= expected.operation { made[expected.origin] = expected.operation }
         expected = nil
     }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The timeline is sequential: only the triggers run concurrently, and they are observed
 /// through ``QueueStage``.
-final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
+final class QueueHarness<A: WriteQueueAdapter> {
     /// One request and what the timeline answered.
     struct AnsweredSend {
         let send: ParkedSend
@@ -26,7 +26,9 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     let storage: A.Storage
 
     private var instances: [Int: A.Queue] = [:]
-    private var launches: [Int: (trigger: Int, queue: LaunchedQueue<A.Queue>)] = [:]
+    /// Launches whose queue the harness has not taken yet: the launch trigger's task hands the
+    /// queue over through the lock.
+    private var launches: [Int: (trigger: Int, queue: Locked<A.Queue?>)] = [:]
     private var instanceCount = 0
     private(set) var currentInstance = 0
     private var passCount = 0
@@ -107,10 +109,11 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     func launch(alongside: Bool = false, deferringStartupPass: Bool = false) async throws -> Int {
         instanceCount += 1
         let number = instanceCount
-        let launched = LaunchedQueue<A.Queue>()
+        let launched = Locked<A.Queue?>(rawValue: nil)
         let (storage, environment) = (self.storage, self.environment(for: number))
         let trigger = stage.start("launch #\(number)", generation: number) {
-            launched.set(try await A.launch(from: storage, environment: environment))
+            let queue = try await A.launch(from: storage, environment: environment)
+            launched.withLock { $0 = queue }
         }
         try await settle("the adapter to launch a queue from storage", transcribing: false)
         reportedEndings.insert(trigger)
@@ -171,7 +174,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
         if instances[number] == nil, let (trigger, launched) = launches[number] {
             switch stage.ending(of: trigger) {
             case "returned":
-                instances[number] = launched.value
+                instances[number] = launched.rawValue
             case nil:
                 throw recorder.fail(
                     Violation(
@@ -309,7 +312,7 @@ final class QueueHarness<A: WriteQueueAdapter>: @unchecked Sendable {
     /// The queue instances that are running (launched and not crashed).
     private var liveQueues: [A.Queue] {
         instances.keys.sorted().compactMap { instances[$0] }
-            + launches.keys.sorted().compactMap { launches[$0]?.queue.value }
+            + launches.keys.sorted().compactMap { launches[$0]?.queue.rawValue }
     }
 
     /// Triggers still running.

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// The settling machinery: which triggers the kit started, which requests are parked at the
@@ -18,8 +19,8 @@ import Foundation
 ///   escalation, probed as the pager half does); or a request of its launch arrived with no tag
 ///   (sent from the app's own `DispatchQueue`, `OperationQueue` or a completion handler, where
 ///   task-locals do not travel) and is parked.
-final class QueueStage: @unchecked Sendable {
-    private struct Trigger {
+final class QueueStage: Sendable {
+    fileprivate struct Trigger {
         let number: Int
         let label: String
         let generation: Int
@@ -32,37 +33,41 @@ final class QueueStage: @unchecked Sendable {
         var everJoined = false
     }
 
-    private struct Parked {
+    fileprivate struct Parked {
         let send: ParkedSend
         let resume: @Sendable (Result<WriteResponse, any Error>) -> Void
         /// The priority of the task waiting on it (raised when another task joins it).
         var priority: UInt8
     }
 
+    /// Everything the triggers, the transport and the timeline share, behind one lock.
+    fileprivate struct State {
+        var triggers: [Int: Trigger] = [:]
+        /// The triggers that neither ended nor died: settling looks only at these.
+        var live: Set<Int> = []
+        /// Triggers in the order they ended.
+        var endings: [Int] = []
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var parked: [Int: Parked] = [:]
+        var sendCount = 0
+        var triggerCount = 0
+        var waiter: CheckedContinuation<Void, Never>?
+        var finishing = false
+        var deadInstances: Set<Int> = []
+        /// Triggers seen joining a parked request (their `await` on a task escalated it), by the
+        /// request's number.
+        var joined: [Int: Int] = [:]
+        /// Triggers seen joining a trigger that waits on the clock, by the waiting trigger.
+        var joinedClock: [Int: Int] = [:]
+        /// Changes whenever a request parks or is answered.
+        var parkedVersion = 0
+        /// The trigger being probed right now (an escalation it causes names it).
+        var probing: Int?
+        var events = 0
+    }
+
     let clock: ManualClock
-    private let lock = NSLock()
-    private var triggers: [Int: Trigger] = [:]
-    /// The triggers that neither ended nor died: settling looks only at these.
-    private var live: Set<Int> = []
-    /// Triggers in the order they ended.
-    private var endings: [Int] = []
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    private var parked: [Int: Parked] = [:]
-    private var sendCount = 0
-    private var triggerCount = 0
-    private var waiter: CheckedContinuation<Void, Never>?
-    private var finishing = false
-    private var deadInstances: Set<Int> = []
-    /// Triggers seen joining a parked request (their `await` on a task escalated it), by the
-    /// request's number.
-    private var joined: [Int: Int] = [:]
-    /// Triggers seen joining a trigger that waits on the clock, by the waiting trigger.
-    private var joinedClock: [Int: Int] = [:]
-    /// Changes whenever a request parks or is answered.
-    private var parkedVersion = 0
-    /// The trigger being probed right now (an escalation it causes names it).
-    private var probing: Int?
-    private var events = 0
+    private let state = Locked(rawValue: State())
     private let executor: (any Sendable)?
 
     init(clock: ManualClock) {
@@ -95,19 +100,19 @@ final class QueueStage: @unchecked Sendable {
     func start(
         _ label: String, generation: Int, _ body: @escaping @Sendable () async throws -> Void
     ) -> Int {
-        let (number, priority) = lock.withLock {
-            triggerCount += 1
+        let (number, priority) = state.withLock { state in
+            state.triggerCount += 1
             // One rung above every parked request, so that a trigger awaiting the task that
             // waits on one (a second pass joining the running pass) escalates it: the request's
             // escalation handler then names the joiner.
             let floor = max(
-                parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0,
+                state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0,
                 clock.highestWaitPriority ?? 0)
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
-            triggers[triggerCount] = Trigger(
-                number: triggerCount, label: label, generation: generation, priority: priority)
-            live.insert(triggerCount)
-            return (triggerCount, priority)
+            state.triggers[state.triggerCount] = Trigger(
+                number: state.triggerCount, label: label, generation: generation, priority: priority)
+            state.live.insert(state.triggerCount)
+            return (state.triggerCount, priority)
         }
         let run: @Sendable () async -> Void = {
             var ending = "returned"
@@ -126,59 +131,61 @@ final class QueueStage: @unchecked Sendable {
         } else {
             task = Task(priority: TaskPriority(rawValue: priority)) { await run() }
         }
-        lock.withLock { tasks[number] = task }
+        state.withLock { $0.tasks[number] = task }
         return number
     }
 
     private func triggerReturned(_ number: Int, ending: String) {
-        lock.withLock {
-            triggers[number]?.ending = ending
-            live.remove(number)
-            endings.append(number)
+        state.withLock { state in
+            state.triggers[number]?.ending = ending
+            state.live.remove(number)
+            state.endings.append(number)
         }
         signal()
     }
 
     /// How the trigger ended (`returned`, `threw …`), or `nil` while it runs.
     func ending(of trigger: Int) -> String? {
-        lock.withLock { triggers[trigger]?.ending }
+        state.withLock { $0.triggers[trigger]?.ending }
     }
 
     /// The label the trigger was started with.
     func label(of trigger: Int?) -> String {
         guard let trigger else { return "no trigger" }
-        return lock.withLock { triggers[trigger]?.label } ?? "trigger \(trigger)"
+        return state.withLock { state in state.triggers[trigger]?.label } ?? "trigger \(trigger)"
     }
 
     /// Triggers that ended after the first `skipping` endings, with their label and how they
     /// ended, in the order they ended.
     func endedTriggers(skipping count: Int) -> [(number: Int, label: String, ending: String)] {
-        lock.withLock {
-            endings.dropFirst(count).compactMap { number in
-                triggers[number].flatMap { trigger in trigger.ending.map { (number, trigger.label, $0) } }
+        state.withLock { state in
+            state.endings.dropFirst(count).compactMap { number in
+                state.triggers[number].flatMap { trigger in
+                    trigger.ending.map { (number, trigger.label, $0) }
+                }
             }
         }
     }
 
     /// Triggers of the live generations that have not returned.
     var runningTriggers: [Int] {
-        lock.withLock {
-            live.sorted()
+        state.withLock { state in
+            state.live.sorted()
         }
     }
 
     /// Kills every trigger of `generation`: the app process is gone. Returns the requests that
     /// die with it.
     func kill(generation: Int) -> [ParkedSend] {
-        let (killed, sends): (Set<Int>, [ParkedSend]) = lock.withLock {
+        let (killed, sends): (Set<Int>, [ParkedSend]) = state.withLock { state in
             var killed: Set<Int> = []
-            for (number, trigger) in triggers where trigger.generation == generation {
-                triggers[number]?.dead = true
-                live.remove(number)
+            for (number, trigger) in state.triggers where trigger.generation == generation {
+                state.triggers[number]?.dead = true
+                state.live.remove(number)
                 killed.insert(number)
             }
-            deadInstances.insert(generation)
-            let sends = parked.values.map(\.send).filter { send in
+            state.deadInstances.insert(generation)
+            let sends = state.parked.values.map(\.send).filter { send in
                 send.trigger.map(killed.contains) ?? (send.instance == generation)
             }
             return (killed, sends.sorted { $0.number < $1.number })
@@ -197,15 +204,16 @@ final class QueueStage: @unchecked Sendable {
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 // The handler is installed before the request registers: a join after that must
                 // always produce an event.
-                let registered = RegisteredSend()
+                let registered = Locked<Int?>(rawValue: nil)
                 return try await withTaskPriorityEscalationHandler {
                     try await withCheckedThrowingContinuation { continuation in
-                        registered.number = register(
+                        let number = register(
                             request, instance: instance, trigger: trigger, layout: layout, isCallback: false
                         ) { continuation.resume(with: $0) }
+                        registered.withLock { $0 = number }
                     }
                 } onPriorityEscalated: { _, new in
-                    if let number = registered.number { self.noteJoin(of: number, at: new) }
+                    if let number = registered.rawValue { self.noteJoin(of: number, at: new) }
                 }
             }
         #endif
@@ -220,14 +228,14 @@ final class QueueStage: @unchecked Sendable {
     /// handler runs on the escalating task, so its task-local tag names the joining trigger.
     private func noteJoin(of number: Int, at priority: TaskPriority) {
         let joiner = TriggerContext.current
-        lock.withLock {
-            parked[number]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
-            if let joiner, parked[number]?.send.trigger != joiner, live.contains(joiner) {
-                joined[joiner] = number
-                triggers[joiner]?.everJoined = true
-            } else if let probing, live.contains(probing) {
-                joined[probing] = number
-                triggers[probing]?.everJoined = true
+        state.withLock { state in
+            state.parked[number]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            if let joiner, state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
+                state.joined[joiner] = number
+                state.triggers[joiner]?.everJoined = true
+            } else if let probing = state.probing, state.live.contains(probing) {
+                state.joined[probing] = number
+                state.triggers[probing]?.everJoined = true
             }
         }
         signal()
@@ -237,28 +245,28 @@ final class QueueStage: @unchecked Sendable {
     /// escalating task's tag, or the trigger being probed) waits on that trigger's wait.
     private func noteClockJoin(of waiting: Int?) {
         let joiner = TriggerContext.current
-        lock.withLock {
+        state.withLock { state in
             guard let waiting else { return }
-            if let joiner, joiner != waiting, live.contains(joiner) {
-                joinedClock[joiner] = waiting
-                triggers[joiner]?.everJoined = true
-            } else if let probing, probing != waiting, live.contains(probing) {
-                joinedClock[probing] = waiting
-                triggers[probing]?.everJoined = true
+            if let joiner, joiner != waiting, state.live.contains(joiner) {
+                state.joinedClock[joiner] = waiting
+                state.triggers[joiner]?.everJoined = true
+            } else if let probing = state.probing, probing != waiting, state.live.contains(probing) {
+                state.joinedClock[probing] = waiting
+                state.triggers[probing]?.everJoined = true
             }
         }
         signal()
     }
 
     /// The raw priorities the runtime accepts, lowest first.
-    private static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
+    fileprivate static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
 
     /// Why a trigger started now might not be seen joining a parked request, or `nil`: escalation
     /// only raises a priority and only five raw priorities exist, so a request joined by several
     /// triggers in turn sits at the top rung, and a further join escalates nothing.
     var nextTriggerUnobservable: String? {
-        lock.withLock {
-            let floor = parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+        state.withLock { state in
+            let floor = state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
             guard Self.ladder.filter({ $0 > floor }).isEmpty else { return nil }
             return "a request is parked at the top task priority after earlier joins; a pass that "
                 + "joined it now could not be seen"
@@ -283,16 +291,16 @@ final class QueueStage: @unchecked Sendable {
     ) -> Int? {
         let (key, body) = layout.normalize(request)
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
-        let accepted: Int? = lock.withLock {
-            guard !finishing else { return nil }
-            sendCount += 1
+        let accepted: Int? = state.withLock { state in
+            guard !state.finishing else { return nil }
+            state.sendCount += 1
             let send = ParkedSend(
-                number: sendCount, trigger: trigger, instance: instance,
+                number: state.sendCount, trigger: trigger, instance: instance,
                 request: WriteRequest(idempotencyKey: key, body: body), rawBody: request.body,
                 isCallback: isCallback)
-            parked[sendCount] = Parked(send: send, resume: resume, priority: priority)
-            parkedVersion += 1
-            return sendCount
+            state.parked[state.sendCount] = Parked(send: send, resume: resume, priority: priority)
+            state.parkedVersion += 1
+            return state.sendCount
         }
         if accepted != nil {
             signal()
@@ -304,36 +312,24 @@ final class QueueStage: @unchecked Sendable {
 
     /// Requests parked by live triggers, oldest first.
     var liveSends: [ParkedSend] {
-        lock.withLock {
-            parked.values.map(\.send).filter { send in
-                if isLaunchLevel(send) {
-                    return !deadInstances.contains(send.instance) && hasRunningTrigger(instance: send.instance)
+        state.withLock { state in
+            state.parked.values.map(\.send).filter { send in
+                if state.isLaunchLevel(send) {
+                    return !state.deadInstances.contains(send.instance)
+                        && state.hasRunningTrigger(instance: send.instance)
                 }
-                return !(send.trigger.flatMap { triggers[$0] }?.dead ?? true)
+                return !(send.trigger.flatMap { state.triggers[$0] }?.dead ?? true)
             }.sorted { $0.number < $1.number }
         }
-    }
-
-    /// Whether `send` is known only by its launch: it came with no trigger tag, or from work a
-    /// trigger of a live launch left running after it returned (a worker loop started at
-    /// launch). While another trigger of that launch runs, it counts for that launch; when none
-    /// runs, nothing awaits it (an orphan).
-    private func isLaunchLevel(_ send: ParkedSend) -> Bool {
-        guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
-        return trigger.ending != nil && !trigger.dead
-    }
-
-    private func hasRunningTrigger(instance: Int) -> Bool {
-        live.contains { triggers[$0]?.generation == instance }
     }
 
     /// Requests no live trigger awaits (sent from outside every trigger, or by work a trigger
     /// left running after it returned), oldest first.
     var orphanSends: [ParkedSend] {
-        lock.withLock {
-            parked.values.map(\.send).filter { send in
-                isLaunchLevel(send) && !deadInstances.contains(send.instance)
-                    && !hasRunningTrigger(instance: send.instance)
+        state.withLock { state in
+            state.parked.values.map(\.send).filter { send in
+                state.isLaunchLevel(send) && !state.deadInstances.contains(send.instance)
+                    && !state.hasRunningTrigger(instance: send.instance)
             }.sorted { $0.number < $1.number }
         }
     }
@@ -341,19 +337,19 @@ final class QueueStage: @unchecked Sendable {
     /// Clock waits no live trigger is blocked on, by the trigger that started them.
     var orphanWaits: [Int?] {
         let waiting = clock.waitingTriggers
-        return lock.withLock {
+        return state.withLock { state in
             waiting.filter { trigger in
-                guard let state = trigger.flatMap({ triggers[$0] }) else { return true }
-                return state.ending != nil && !state.dead
+                guard let owner = trigger.flatMap({ state.triggers[$0] }) else { return true }
+                return owner.ending != nil && !owner.dead
             }
         }
     }
 
     /// Answers a parked request.
     func resume(_ number: Int, with result: Result<WriteResponse, any Error>) {
-        let entry = lock.withLock {
-            parkedVersion += 1
-            return parked.removeValue(forKey: number)
+        let entry = state.withLock { state in
+            state.parkedVersion += 1
+            return state.parked.removeValue(forKey: number)
         }
         entry?.resume(result)
     }
@@ -371,9 +367,13 @@ final class QueueStage: @unchecked Sendable {
     /// parked request of its launch.
     func settle() async {
         while true {
-            let (settled, probes, seen): (Bool, [Probe], Int) = lock.withLock {
-                if isSettledLocked() { return (true, [], events) }
-                return (false, probesLocked(), events)
+            let (settled, probes, seen): (Bool, [Probe], Int) = state.withLock { state in
+                if state.isSettled(executorIdle: executorIsIdle, clock: clock) {
+                    return (true, [], state.events)
+                }
+                let probes = state.probes(
+                    executorIdle: executorIsIdle, clock: clock, escalationAvailable: escalationAvailable)
+                return (false, probes, state.events)
             }
             if settled { return }
             if !probes.isEmpty {
@@ -381,9 +381,9 @@ final class QueueStage: @unchecked Sendable {
                 continue
             }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let moved: Bool = lock.withLock {
-                    if events != seen { return true }
-                    waiter = continuation
+                let moved: Bool = state.withLock { state in
+                    if state.events != seen { return true }
+                    state.waiter = continuation
                     return false
                 }
                 if moved { continuation.resume() }
@@ -391,14 +391,127 @@ final class QueueStage: @unchecked Sendable {
         }
     }
 
-    private struct Probe {
+    fileprivate struct Probe {
         let trigger: Int
         let task: Task<Void, Never>
         let priority: UInt8
     }
 
-    private func probesLocked() -> [Probe] {
-        guard executorIsIdle else { return [] }
+    private var escalationAvailable: Bool {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
+        #endif
+        return false
+    }
+
+    private func run(_ probe: Probe) {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                state.withLock { $0.probing = probe.trigger }
+                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
+                state.withLock { $0.probing = nil }
+            }
+        #endif
+    }
+
+    /// Whether a parked request is known only by its launch (no trigger tag): only then can the
+    /// app's own machinery be about to send more, and the adapter's barrier is worth a call.
+    var hasLaunchLevelSends: Bool {
+        state.withLock { state in state.parked.values.contains { state.isLaunchLevel($0.send) } }
+    }
+
+    /// What the stage sees, for a watchdog message: each running trigger with its evidence, each
+    /// parked request, and whether the triggers' executor is idle.
+    var stateDescription: String {
+        state.withLock { state in
+            let waiting = Set(clock.waitingTriggers.compactMap { $0 })
+            let running = state.live.sorted().compactMap { number -> String? in
+                guard let trigger = state.triggers[number] else { return nil }
+                let evidence: String
+                if state.parked.values.contains(where: { $0.send.trigger == number }) {
+                    evidence = "has a request parked"
+                } else if waiting.contains(number) {
+                    evidence = "waits on the clock"
+                } else if let request = state.joined[number], state.parked[request] != nil {
+                    evidence = "joined request #\(request)"
+                } else {
+                    evidence = "no evidence it is blocked"
+                }
+                return "\"\(trigger.label)\" (priority \(trigger.priority)): \(evidence)"
+            }
+            let requests = state.parked.values.map(\.send).sorted { $0.number < $1.number }.map { send in
+                "request #\(send.number) of launch #\(send.instance) "
+                    + (send.trigger.map { "from trigger #\($0)" } ?? "with no trigger tag")
+            }
+            return (running.isEmpty ? "no running trigger" : "running: " + running.joined(separator: "; "))
+                + "; " + (requests.isEmpty ? "no parked request" : "parked: " + requests.joined(separator: ", "))
+                + "; executor " + (executorIsIdle ? "idle" : "busy")
+        }
+    }
+
+    /// How many events (a request registered, a wait began, a trigger returned, the executor
+    /// went idle) the stage has seen: equal before and after a barrier means nothing moved.
+    var eventCount: Int { state.withLock { $0.events } }
+
+    private func signal() {
+        let waiting: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.events += 1
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiting?.resume()
+    }
+
+    // MARK: Finishing
+
+    /// Ends the timeline: answers every open request with `CancellationError`, cancels every
+    /// trigger (which ends their clock waits) and awaits them all, so no continuation leaks.
+    func finish() async {
+        let (open, running): ([Parked], [Task<Void, Never>]) = state.withLock { state in
+            state.finishing = true
+            defer { state.parked = [:] }
+            return (Array(state.parked.values), Array(state.tasks.values))
+        }
+        for entry in open { entry.resume(.failure(CancellationError())) }
+        for task in running { task.cancel() }
+        clock.close()
+        for task in running { await task.value }
+    }
+}
+
+/// Forwards the executor's "idle" event to the stage, which exists only after the executor.
+private final class SignalRelay: Sendable {
+    private let handler = Locked<(@Sendable () -> Void)?>(rawValue: nil)
+
+    var target: (@Sendable () -> Void)? {
+        get { handler.rawValue }
+        set { handler.withLock { $0 = newValue } }
+    }
+
+    func fire() { target?() }
+}
+
+/// The settling rules, over the state the lock guards.
+extension QueueStage.State {
+    /// Whether `send` is known only by its launch: it came with no trigger tag, or from work a
+    /// trigger of a live launch left running after it returned (a worker loop started at
+    /// launch). While another trigger of that launch runs, it counts for that launch; when none
+    /// runs, nothing awaits it (an orphan).
+    func isLaunchLevel(_ send: ParkedSend) -> Bool {
+        guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
+        return trigger.ending != nil && !trigger.dead
+    }
+
+    func hasRunningTrigger(instance: Int) -> Bool {
+        live.contains { triggers[$0]?.generation == instance }
+    }
+
+    /// The trigger to probe next, if one has no evidence while the triggers' work is idle (see
+    /// ``QueueStage/settle()``).
+    mutating func probes(
+        executorIdle: Bool, clock: ManualClock, escalationAvailable: Bool
+    ) -> [QueueStage.Probe] {
+        guard executorIdle else { return [] }
         let asynchronous = parked.values.filter { !$0.send.isCallback }
         let waitPriority = clock.highestWaitPriority
         guard !asynchronous.isEmpty || waitPriority != nil else { return [] }
@@ -412,11 +525,11 @@ final class QueueStage: @unchecked Sendable {
             else { continue }
             trigger.probedAt = parkedVersion
             let floor = max(trigger.priority, asynchronous.map(\.priority).max() ?? 0, waitPriority ?? 0)
-            if escalationAvailable, let rung = Self.ladder.first(where: { $0 > floor }) {
+            if escalationAvailable, let rung = QueueStage.ladder.first(where: { $0 > floor }) {
                 // One probe at a time: the next one's floor must see the priority this one raised.
                 trigger.priority = rung
                 triggers[number] = trigger
-                return [Probe(trigger: number, task: task, priority: rung)]
+                return [QueueStage.Probe(trigger: number, task: task, priority: rung)]
             } else if trigger.everJoined,
                 let newest = asynchronous.filter({ $0.send.instance == trigger.generation })
                     .max(by: { $0.send.number < $1.send.number })
@@ -428,73 +541,9 @@ final class QueueStage: @unchecked Sendable {
         return []
     }
 
-    private var escalationAvailable: Bool {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
-        #endif
-        return false
-    }
-
-    private func run(_ probe: Probe) {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                lock.withLock { probing = probe.trigger }
-                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
-                lock.withLock { probing = nil }
-            }
-        #endif
-    }
-
-    /// Whether a parked request is known only by its launch (no trigger tag): only then can the
-    /// app's own machinery be about to send more, and the adapter's barrier is worth a call.
-    var hasLaunchLevelSends: Bool {
-        lock.withLock { parked.values.contains { isLaunchLevel($0.send) } }
-    }
-
-    /// What the stage sees, for a watchdog message: each running trigger with its evidence, each
-    /// parked request, and whether the triggers' executor is idle.
-    var stateDescription: String {
-        lock.withLock {
-            let waiting = Set(clock.waitingTriggers.compactMap { $0 })
-            let running = live.sorted().compactMap { number -> String? in
-                guard let trigger = triggers[number] else { return nil }
-                let evidence: String
-                if parked.values.contains(where: { $0.send.trigger == number }) {
-                    evidence = "has a request parked"
-                } else if waiting.contains(number) {
-                    evidence = "waits on the clock"
-                } else if let request = joined[number], parked[request] != nil {
-                    evidence = "joined request #\(request)"
-                } else {
-                    evidence = "no evidence it is blocked"
-                }
-                return "\"\(trigger.label)\" (priority \(trigger.priority)): \(evidence)"
-            }
-            let requests = parked.values.map(\.send).sorted { $0.number < $1.number }.map { send in
-                "request #\(send.number) of launch #\(send.instance) "
-                    + (send.trigger.map { "from trigger #\($0)" } ?? "with no trigger tag")
-            }
-            return (running.isEmpty ? "no running trigger" : "running: " + running.joined(separator: "; "))
-                + "; " + (requests.isEmpty ? "no parked request" : "parked: " + requests.joined(separator: ", "))
-                + "; executor " + (executorIsIdle ? "idle" : "busy")
-        }
-    }
-
-    /// How many events (a request registered, a wait began, a trigger returned, the executor
-    /// went idle) the stage has seen: equal before and after a barrier means nothing moved.
-    var eventCount: Int { lock.withLock { events } }
-
-    private func signal() {
-        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-            events += 1
-            defer { waiter = nil }
-            return waiter
-        }
-        waiting?.resume()
-    }
-
-    private func isSettledLocked() -> Bool {
-        guard executorIsIdle else { return false }
+    /// Whether every live trigger has returned or has evidence it is blocked on the timeline.
+    func isSettled(executorIdle: Bool, clock: ManualClock) -> Bool {
+        guard executorIdle else { return false }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
         var untagged: [Int: Int] = [:]
@@ -514,45 +563,5 @@ final class QueueStage: @unchecked Sendable {
         // other triggers are taken as blocked behind them (a pass waiting for the operations its
         // OperationQueue runs). `waitForPendingWork(in:)` lets that machinery run out first.
         return unexplained.allSatisfy { instance, _ in (untagged[instance] ?? 0) > 0 }
-    }
-
-    // MARK: Finishing
-
-    /// Ends the timeline: answers every open request with `CancellationError`, cancels every
-    /// trigger (which ends their clock waits) and awaits them all, so no continuation leaks.
-    func finish() async {
-        let (open, running): ([Parked], [Task<Void, Never>]) = lock.withLock {
-            finishing = true
-            defer { parked = [:] }
-            return (Array(parked.values), Array(tasks.values))
-        }
-        for entry in open { entry.resume(.failure(CancellationError())) }
-        for task in running { task.cancel() }
-        clock.close()
-        for task in running { await task.value }
-    }
-}
-
-/// Forwards the executor's "idle" event to the stage, which exists only after the executor.
-private final class SignalRelay: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable () -> Void)?
-
-    var target: (@Sendable () -> Void)? {
-        get { lock.withLock { handler } }
-        set { lock.withLock { handler = newValue } }
-    }
-
-    func fire() { target?() }
-}
-
-/// The number of a request being parked, shared with its escalation handler.
-private final class RegisteredSend: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int?
-
-    var number: Int? {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import ConformanceKit
+import Dispatch
 
 /// The task executor the kit runs a queue's triggers on, so it can tell when their work is
 /// idle: no job of theirs is queued or running.
@@ -11,9 +12,9 @@ import Foundation
 /// Work that leaves the executor (the main actor, an app's own `DispatchQueue`, an unstructured
 /// `Task`) is not seen here; the per-trigger evidence covers it.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-final class TriggerExecutor: TaskExecutor, @unchecked Sendable {
-    private let lock = NSLock()
-    private var active = 0
+final class TriggerExecutor: TaskExecutor, Sendable {
+    /// How many jobs are queued or running.
+    private let active = Locked(rawValue: 0)
     private let becameIdle: @Sendable () -> Void
 
     /// Creates an executor that calls `becameIdle` whenever its last job finishes.
@@ -22,16 +23,16 @@ final class TriggerExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Whether no job is queued or running.
-    var isIdle: Bool { lock.withLock { active == 0 } }
+    var isIdle: Bool { active.rawValue == 0 }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        lock.withLock { active += 1 }
+        active.withLock { $0 += 1 }
         let job = UnownedJob(job)
         DispatchQueue.global().async {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
-            let idle = self.lock.withLock {
-                self.active -= 1
-                return self.active == 0
+            let idle = self.active.withLock { active in
+                active -= 1
+                return active == 0
             }
             if idle { self.becameIdle() }
         }

@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 
 /// The kit's in-process server model: records kept by idempotency key, with the source
@@ -14,7 +15,7 @@ import Foundation
 /// let second = ledger.receive(request)                          // 200 {"id":1,"attempts":2,...}
 /// ledger.recordCount                                            // 1
 /// ```
-public final class IdempotencyLedger: @unchecked Sendable {
+public final class IdempotencyLedger: Sendable {
     /// One stored record.
     public struct Record: Hashable, Sendable {
         /// The record ID, from 1 in order of creation.
@@ -37,10 +38,14 @@ public final class IdempotencyLedger: @unchecked Sendable {
         public let summary: String
     }
 
-    private let lock = NSLock()
-    private var records: [String: Record] = [:]
-    private var order: [String] = []
-    private var attemptsByKey: [String: Int] = [:]
+    /// The records by key, their keys in order of creation, and the requests per key.
+    fileprivate struct Store {
+        var records: [String: Record] = [:]
+        var order: [String] = []
+        var attemptsByKey: [String: Int] = [:]
+    }
+
+    private let store = Locked(rawValue: Store())
 
     /// What 409 and 422 mean to this server.
     public let profile: ConflictProfile
@@ -52,16 +57,18 @@ public final class IdempotencyLedger: @unchecked Sendable {
     }
 
     /// How many records the server holds.
-    public var recordCount: Int { lock.withLock { records.count } }
+    public var recordCount: Int { store.withLock { $0.records.count } }
 
     /// Every record, in order of creation.
-    public var allRecords: [Record] { lock.withLock { order.compactMap { records[$0] } } }
+    public var allRecords: [Record] {
+        store.withLock { store in store.order.compactMap { store.records[$0] } }
+    }
 
     /// How many requests arrived with `key` (faults included).
-    public func attempts(forKey key: String) -> Int { lock.withLock { attemptsByKey[key] ?? 0 } }
+    public func attempts(forKey key: String) -> Int { store.withLock { $0.attemptsByKey[key] ?? 0 } }
 
     /// The record stored under `key`, if any.
-    public func record(forKey key: String) -> Record? { lock.withLock { records[key] } }
+    public func record(forKey key: String) -> Record? { store.withLock { $0.records[key] } }
 
     /// Receives one request and decides the answer.
     /// - Parameters:
@@ -69,11 +76,30 @@ public final class IdempotencyLedger: @unchecked Sendable {
     ///   - fault: The fault to inject; ``ServerFault/none`` for plain semantics.
     /// - Returns: The reply, with a summary for the transcript.
     public func receive(_ request: WriteRequest, fault: ServerFault = .none) -> Reply {
-        lock.withLock { receiveLocked(request, fault: fault) }
+        store.withLock { $0.receive(request, fault: fault, profile: profile) }
     }
 
-    private func receiveLocked(_ request: WriteRequest, fault: ServerFault) -> Reply {
-        guard let key = request.idempotencyKey, !key.isEmpty, let canonical = Self.canonical(request.body)
+    /// The body as canonical JSON (sorted keys), so bodies compare as the seed compares parsed
+    /// payloads; `nil` when the body is not JSON.
+    static func canonical(_ body: Data) -> Data? {
+        guard !body.isEmpty,
+            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return nil }
+        return try? JSONSerialization.data(
+            withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+    }
+}
+
+extension IdempotencyLedger.Store {
+    typealias Reply = IdempotencyLedger.Reply
+    typealias Record = IdempotencyLedger.Record
+
+    /// Decides the answer to one request and records what it changes.
+    mutating func receive(
+        _ request: WriteRequest, fault: ServerFault, profile: ConflictProfile
+    ) -> Reply {
+        guard let key = request.idempotencyKey, !key.isEmpty,
+            let canonical = IdempotencyLedger.canonical(request.body)
         else {
             return Reply(
                 response: WriteResponse(statusCode: 400), error: nil, committed: nil,
@@ -96,7 +122,7 @@ public final class IdempotencyLedger: @unchecked Sendable {
             break
         }
         if let existing = records[key] {
-            guard Self.canonical(existing.body) == canonical else {
+            guard IdempotencyLedger.canonical(existing.body) == canonical else {
                 let status = profile.mismatchStatus
                 return Reply(
                     response: WriteResponse(statusCode: status), error: nil, committed: nil,
@@ -124,7 +150,7 @@ public final class IdempotencyLedger: @unchecked Sendable {
     }
 
     @discardableResult
-    private func insert(key: String, body: Data) -> Record {
+    private mutating func insert(key: String, body: Data) -> Record {
         let record = Record(id: records.count + 1, key: key, body: body)
         records[key] = record
         order.append(key)
@@ -134,15 +160,5 @@ public final class IdempotencyLedger: @unchecked Sendable {
     private func result(for record: Record) -> Data {
         let attempts = attemptsByKey[record.key] ?? 0
         return Data(#"{"id":\#(record.id),"attempts":\#(attempts),"record_count":\#(records.count)}"#.utf8)
-    }
-
-    /// The body as canonical JSON (sorted keys), so bodies compare as the seed compares parsed
-    /// payloads; `nil` when the body is not JSON.
-    static func canonical(_ body: Data) -> Data? {
-        guard !body.isEmpty,
-            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-        else { return nil }
-        return try? JSONSerialization.data(
-            withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     }
 }

@@ -9,6 +9,9 @@ import Foundation
 
 /// The built `fault-server` binary run as a child process, for the tests that need a real
 /// `kill -9` or `SIGTERM`.
+///
+/// Every stored property is a constant, and `Process` and `Pipe` may be used from any
+/// thread; they are not declared `Sendable` on every platform, hence `@unchecked`.
 final class ChildServer: @unchecked Sendable {
     /// Where `swift build` put the binary: next to the test bundle.
     static var binary: URL {
@@ -27,9 +30,9 @@ final class ChildServer: @unchecked Sendable {
     private let exited: AsyncStream<Int32>
     private let exitContinuation: AsyncStream<Int32>.Continuation
     /// The port from the first line, `listening on 127.0.0.1:PORT`.
-    private(set) var port: UInt16 = 0
+    let port: UInt16
     /// The first line of output.
-    private(set) var firstLine = ""
+    let firstLine: String
 
     /// Starts the binary with `arguments` (plus `--port 0`) and returns once it printed the
     /// line saying where it listens.

@@ -1,25 +1,25 @@
+import ConformanceKit
 import Foundation
 import IdempotencyServer
 
 /// An in-process fault server on a free loopback port that a test can stop and start again on
 /// the same port and journal (the restart the S5 contract asks for).
-final class RestartableServer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var server: FaultServer
+final class RestartableServer: Sendable {
+    private let server: Locked<FaultServer>
     /// The configuration, with the port the first start chose.
     let configuration: ServerConfiguration
 
     /// Starts a server; `port: 0` in `configuration` picks a free port that restarts keep.
     init(_ configuration: ServerConfiguration) throws {
         let server = try FaultServer.start(configuration)
-        self.server = server
+        self.server = Locked(rawValue: server)
         var fixed = configuration
         fixed.port = server.port
         self.configuration = fixed
     }
 
     /// The running server.
-    var current: FaultServer { lock.withLock { server } }
+    var current: FaultServer { server.rawValue }
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { current.baseURL }
@@ -31,7 +31,7 @@ final class RestartableServer: @unchecked Sendable {
     func restart() async throws {
         await current.stop()
         let next = try FaultServer.start(configuration)
-        lock.withLock { server = next }
+        server.withLock { $0 = next }
     }
 
     /// Stops the server.

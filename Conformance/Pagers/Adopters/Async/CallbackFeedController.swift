@@ -3,6 +3,9 @@ import PagerContracts
 
 /// A pre-concurrency controller with completion handlers and a lock, as many UIKit apps still
 /// have. The completion can run twice (a buggy network layer), so the token check matters.
+///
+/// The mutant `CallbackControllerThatMarksLoadingAfterTheCall` is this controller with one
+/// ``CallbackFeedControllerDefect``; the branch that reads it is marked `// Mutant:`.
 final class CallbackFeedController: @unchecked Sendable {
     typealias Load = (
         _ query: String, _ page: Int,
@@ -16,6 +19,7 @@ final class CallbackFeedController: @unchecked Sendable {
 
     private let lock = NSLock()
     private let load: Load
+    private let defect: CallbackFeedControllerDefect?
     private var ids: [Int] = []
     private var loading: Token?
     private var failed = false
@@ -25,8 +29,13 @@ final class CallbackFeedController: @unchecked Sendable {
     private var nextPage = 1
     private var emptyPagesInARow = 0
 
-    init(load: @escaping Load) {
+    /// Creates a controller that loads pages through `load`.
+    /// - Parameters:
+    ///   - load: The loading layer: calls the completion once per answer, later or at once.
+    ///   - defect: The bug of a mutant; `nil` for the app's real controller.
+    init(load: @escaping Load, defect: CallbackFeedControllerDefect? = nil) {
         self.load = load
+        self.defect = defect
     }
 
     func loadMore() {
@@ -36,10 +45,13 @@ final class CallbackFeedController: @unchecked Sendable {
             return
         }
         let token = Token(generation: generation, page: nextPage)
-        loading = token
+        if defect != .marksLoadingAfterTheCall { loading = token }
         let query = self.query
         lock.unlock()
         load(query, token.page) { [weak self] result in self?.complete(token, result) }
+        if defect == .marksLoadingAfterTheCall {
+            lock.withLock { loading = token }  // Mutant: too late if the completion already ran.
+        }
     }
 
     func setQuery(_ newQuery: String) {
