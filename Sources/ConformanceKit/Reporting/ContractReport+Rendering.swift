@@ -19,7 +19,7 @@ extension ContractReport {
     ///     ▶ 8. answer request #2 (page 2 of query A) [stale: issued under query A, gen 0]: rows [103, 104], hasMore false
     ///   Hint: Compare the response's whole ticket (generation and page, or cursor) with the …
     /// ```
-    public func message(for violation: Violation) -> String {
+    package func message(for violation: Violation) -> String {
         var lines: [String] = []
         let label = switch violation.kind {
         case .contract: contract.title
@@ -54,7 +54,7 @@ extension ContractReport {
     ///   Rule broken (P1): While a next-page request is in flight, further bottom triggers …
     ///   …
     /// ```
-    public func blockedMessage(by blocker: ContractID, _ violation: Violation) -> String {
+    package func blockedMessage(by blocker: ContractID, _ violation: Violation) -> String {
         let blocking = ContractCatalog.descriptor(blocker)
         let blockingTitle = blocking?.title ?? blocker.rawValue
         var lines: [String] = []

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Timelines write to it as they go; the watchdog reads it from another thread when it fires,
 /// so a hung subject still produces a report with the steps up to the hang.
-public final class TimelineRecorder: @unchecked Sendable {
+package final class TimelineRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var transcript = Transcript()
     private var violations: [Violation] = []
@@ -15,49 +15,49 @@ public final class TimelineRecorder: @unchecked Sendable {
     private var waitingDetail: (@Sendable () -> String)?
 
     /// The tier of the contract being run; violations default to it.
-    public let tier: ContractTier
+    package let tier: ContractTier
 
     /// Creates an empty recorder for a contract of the given tier.
-    public init(tier: ContractTier) {
+    package init(tier: ContractTier) {
         self.tier = tier
     }
 
     /// Appends a step to the transcript and returns its number.
     @discardableResult
-    public func record(_ text: String) -> Int {
+    package func record(_ text: String) -> Int {
         lock.withLock { transcript.record(text) }
     }
 
     /// Adds a note (something the kit could not check), once.
-    public func note(_ text: String) {
+    package func note(_ text: String) {
         lock.withLock {
             if !notes.contains(text) { notes.append(text) }
         }
     }
 
     /// Says what the kit is about to wait for; the watchdog quotes it if it fires.
-    public func setWaiting(for description: String) {
+    package func setWaiting(for description: String) {
         lock.withLock { waitingFor = description }
     }
 
     /// Adds what the subject's source sees to every wait description (read only when the
     /// watchdog fires): the requests parked, the triggers pending and their evidence.
-    public func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
+    package func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
         lock.withLock { waitingDetail = provider }
     }
 
     /// What the kit is waiting for now, with what the source sees.
-    public var currentWait: String {
+    package var currentWait: String {
         let (text, detail) = lock.withLock { (waitingFor, waitingDetail) }
         guard let detail else { return text }
         return "\(text). The source saw: \(detail())"
     }
 
     /// The number of the last recorded step.
-    public var lastStep: Int { lock.withLock { transcript.entries.count } }
+    package var lastStep: Int { lock.withLock { transcript.entries.count } }
 
     /// Records a violation at the last step (unless it names its own step).
-    public func add(_ violation: Violation) {
+    package func add(_ violation: Violation) {
         lock.withLock {
             var violation = violation
             if violation.step == nil { violation.step = transcript.entries.count }
@@ -66,10 +66,10 @@ public final class TimelineRecorder: @unchecked Sendable {
     }
 
     /// Whether any violation has been recorded so far.
-    public var hasViolations: Bool { lock.withLock { !violations.isEmpty } }
+    package var hasViolations: Bool { lock.withLock { !violations.isEmpty } }
 
     /// Records a violation and returns the error that stops the timeline.
-    public func fail(_ violation: Violation) -> TimelineStop {
+    package func fail(_ violation: Violation) -> TimelineStop {
         add(violation)
         return TimelineStop()
     }
@@ -78,7 +78,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// the error that stops the timeline. The cell is reported as blocked by that rule unless
     /// a violation was recorded too (its own rule's, an adapter error, a watchdog), which wins. The
     /// violation should carry the blocking rule's hint; its tier defaults to that rule's.
-    public func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
+    package func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
         lock.withLock {
             var violation = violation
             if violation.step == nil { violation.step = transcript.entries.count }
@@ -89,7 +89,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     }
 
     /// The report for everything recorded so far.
-    public func report(
+    package func report(
         for contract: ContractDescriptor, subject: String
     ) -> ContractReport {
         lock.withLock {
@@ -107,7 +107,7 @@ public final class TimelineRecorder: @unchecked Sendable {
 }
 
 /// Thrown by a timeline after it recorded a violation: the run stops at the failing step.
-public struct TimelineStop: Error, Sendable {
+package struct TimelineStop: Error, Sendable {
     /// Creates the stop signal.
-    public init() {}
+    package init() {}
 }

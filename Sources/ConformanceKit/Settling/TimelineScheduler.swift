@@ -16,23 +16,23 @@ import Foundation
 ///   task; if the escalation reaches a parked request inside that call, the trigger waits on it;
 /// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
 ///   and the transcript says so.
-public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unchecked Sendable {
+package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unchecked Sendable {
     /// A request the subject made.
-    public struct RequestRecord: Sendable {
+    package struct RequestRecord: Sendable {
         /// Its number, from 1, in registration order.
-        public let number: Int
+        package let number: Int
         /// What was asked.
-        public let request: Request
+        package let request: Request
         /// The trigger whose work made it, if any.
-        public let trigger: Int?
+        package let trigger: Int?
         /// Whether the trigger's own task made it (rather than a task it spawned).
-        public let fromTriggerTask: Bool
+        package let fromTriggerTask: Bool
         /// Whether it is suspended waiting for its answer.
-        public fileprivate(set) var parked: Bool
+        package fileprivate(set) var parked: Bool
         /// How many answers it has been given.
-        public fileprivate(set) var answers: Int = 0
+        package fileprivate(set) var answers: Int = 0
         /// Whether the subject cancelled the task waiting on it.
-        public fileprivate(set) var cancelled = false
+        package fileprivate(set) var cancelled = false
         fileprivate var priority: UInt8
         fileprivate let isCallback: Bool
         /// The identity of the task that made it.
@@ -83,17 +83,17 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
 
     /// Whether escalation evidence (joined, probed) is available on this platform.
-    public let usesEscalation: Bool
+    package let usesEscalation: Bool
 
     /// Creates a scheduler.
-    public init() {
+    package init() {
         usesEscalation = Self.escalationAvailable
     }
 
     /// Whether this toolchain and OS let the kit observe joins through task-priority
     /// escalation (Swift 6.2 or later; on Apple platforms, OS 26 or later). Without it the kit
     /// cannot tell a trigger that awaits a parked load from one still running.
-    public static var escalationAvailable: Bool {
+    package static var escalationAvailable: Bool {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 return true
@@ -107,7 +107,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// Starts `body` as trigger `name` in its own task, tagged so its requests name it.
     /// - Returns: The trigger's number.
     @discardableResult
-    public func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
+    package func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
         -> Int
     {
         startTrigger(name, isCompletion: false, body)
@@ -163,7 +163,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// it, so the explorer asks before each trigger and skips the ones the kit could not see.
     /// Without escalation (older toolchains and OSes) a trigger is observable only while no
     /// async request is parked.
-    public var nextTriggerUnobservable: String? {
+    package var nextTriggerUnobservable: String? {
         lock.withLock {
             let parked = records.filter { $0.parked && !$0.isCallback }
             guard !parked.isEmpty else { return nil }
@@ -181,12 +181,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// Whether trigger `number` has returned, and the error it threw, if any.
-    public func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
+    package func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
         lock.withLock { (triggers[number]?.returned ?? false, triggers[number]?.error) }
     }
 
     /// The evidence that trigger `number` is blocked, if it has any now.
-    public func evidence(ofTrigger number: Int) -> SettleEvidence? {
+    package func evidence(ofTrigger number: Int) -> SettleEvidence? {
         lock.withLock { triggers[number]?.evidence }
     }
 
@@ -196,7 +196,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     ///
     /// Cancelling the waiting task is noticed but does not answer the request: the timeline
     /// decides what a cancelled request's completion sees (cancellation is not proof).
-    public func park(_ request: Request) async throws -> Answer {
+    package func park(_ request: Request) async throws -> Answer {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 // The handler is installed before the request is registered: a join that
@@ -231,7 +231,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// can be delivered twice).
     /// - Returns: The request's number.
     @discardableResult
-    public func parkCallback(
+    package func parkCallback(
         _ request: Request, completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) -> Int {
         register(request, callback: completion)
@@ -241,7 +241,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// - Returns: `false` when the request cannot take another answer (an async request that
     ///   was already answered: a continuation resumes once).
     @discardableResult
-    public func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
+    package func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
         let delivery: Delivery = update {
             guard let index = self.records.firstIndex(where: { $0.number == number }) else {
                 return .refused
@@ -293,7 +293,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// - Parameter callbacksSynchronously: Whether a completion-handler request is answered too,
     ///   synchronously inside the call that made it (only for code whose loading layer may do
     ///   that, such as a cache); otherwise completion-handler requests park as usual.
-    public func preAnswer(
+    package func preAnswer(
         callbacksSynchronously: Bool,
         using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?
     ) {
@@ -304,7 +304,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// Whether request `number` was answered at registration by ``preAnswer(using:)``.
-    public func wasPreAnswered(_ number: Int) -> Bool {
+    package func wasPreAnswered(_ number: Int) -> Bool {
         lock.withLock { preAnswered.contains(number) }
     }
 
@@ -312,7 +312,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     /// trigger, by the completion handler that answered `earlier`, or by untagged work (a
     /// main-queue hop) while `earlier`'s answer was handled. A pager that fills the screen
     /// chains its follow-ups this way.
-    public func isChained(_ later: Int, after earlier: Int) -> Bool {
+    package func isChained(_ later: Int, after earlier: Int) -> Bool {
         lock.withLock {
             guard later >= 1, later <= records.count, earlier >= 1, earlier <= records.count else {
                 return false
@@ -323,14 +323,14 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// Every request so far, in order.
-    public var requests: [RequestRecord] { lock.withLock { records } }
+    package var requests: [RequestRecord] { lock.withLock { records } }
 
     /// Adapter mistakes seen so far (requests from work of a trigger that had returned).
-    public var adapterProblems: [String] { lock.withLock { problems } }
+    package var adapterProblems: [String] { lock.withLock { problems } }
 
     /// Takes the observations made since the last call (cancellations noticed, assumptions
     /// made), for the transcript.
-    public func takeObservations() -> [String] {
+    package func takeObservations() -> [String] {
         lock.withLock {
             defer { observations = [] }
             return observations
@@ -338,7 +338,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// What the scheduler sees, for a watchdog message: open requests and pending triggers.
-    public var stateDescription: String {
+    package var stateDescription: String {
         lock.withLock {
             let open = records.filter { $0.answers == 0 }.map { record in
                 "request #\(record.number) \(record.request) "
@@ -366,7 +366,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Returns when every trigger has returned or is provably blocked on a parked request,
     /// and every registered request is parked. Waits only for events, never for time.
-    public func settle() async {
+    package func settle() async {
         while true {
             let (seen, done, probes) = update { evaluate() }
             if done { return }
@@ -380,7 +380,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Answers everything still open with a cancellation error and waits for every trigger to
     /// return, so no continuation leaks. Call it at the end of every timeline.
-    public func finish() async {
+    package func finish() async {
         while true {
             let (open, allReturned, seen) = lock.withLock {
                 (
@@ -401,7 +401,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
 
     /// Marks the current trigger as waiting in a completion-handler wrapper; call it only
     /// after the subject's synchronous call returned. Returns a token for ``callbackFired(_:)``.
-    public func callbackWaitBegan(token: CallbackToken) {
+    package func callbackWaitBegan(token: CallbackToken) {
         update {
             guard !token.fired, let trigger = token.trigger else { return }
             self.triggers[trigger]?.evidence = .callback
@@ -410,7 +410,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// Marks a completion handler as called: its trigger is running again.
-    public func callbackFired(_ token: CallbackToken) {
+    package func callbackFired(_ token: CallbackToken) {
         update {
             token.fired = true
             if token.waiting, let trigger = token.trigger, self.triggers[trigger]?.evidence == .callback {
@@ -420,13 +420,13 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: @unch
     }
 
     /// Identifies one wait in the kit's completion-handler wrapper. Guarded by the scheduler.
-    public final class CallbackToken: @unchecked Sendable {
+    package final class CallbackToken: @unchecked Sendable {
         let trigger: Int?
         var fired = false
         var waiting = false
 
         /// A token for the trigger running now.
-        public init() {
+        package init() {
             trigger = TriggerTag.current?.trigger
         }
     }

@@ -10,7 +10,7 @@ extension PagerSchedule {
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
-    public func regressionTest(
+    package func regressionTest(
         typeName name: String, reference: String? = nil, module: String, invariant: ContractDescriptor, provenance: String,
         originalSteps: Int
     ) -> String {

@@ -1,18 +1,18 @@
 /// A snapshot in the kit's terms: visible rows by the kit's row IDs, plus the reported state.
-public struct PagerState: Hashable, Sendable, CustomStringConvertible {
+package struct PagerState: Hashable, Sendable, CustomStringConvertible {
     /// The visible items, mapped back to the kit's rows.
-    public var visible: [VisibleItem]
+    package var visible: [VisibleItem]
     /// Whether a load is shown, or `nil` when the adapter does not report it.
-    public var isLoading: Bool?
+    package var isLoading: Bool?
     /// Whether more pages exist, or `nil` when not reported.
-    public var hasMore: Bool?
+    package var hasMore: Bool?
     /// Whether an error is shown, or `nil` when not reported.
-    public var showsError: Bool?
+    package var showsError: Bool?
     /// Whether a protocol error stopped loading, or `nil` when not reported.
-    public var hasProtocolError: Bool?
+    package var hasProtocolError: Bool?
 
     /// Creates a state.
-    public init(
+    package init(
         visible: [VisibleItem], isLoading: Bool? = nil, hasMore: Bool? = nil,
         showsError: Bool? = nil, hasProtocolError: Bool? = nil
     ) {
@@ -24,9 +24,9 @@ public struct PagerState: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The visible items as a list, `[1, 2, 3]`.
-    public var visibleList: String { "[" + visible.map(\.description).joined(separator: ", ") + "]" }
+    package var visibleList: String { "[" + visible.map(\.description).joined(separator: ", ") + "]" }
 
-    public var description: String {
+    package var description: String {
         var parts = ["visible \(visibleList)"]
         if let isLoading { parts.append("loading \(isLoading)") }
         if let hasMore { parts.append("hasMore \(hasMore)") }
@@ -37,13 +37,13 @@ public struct PagerState: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One visible item in the kit's terms.
-public enum VisibleItem: Hashable, Sendable, CustomStringConvertible {
+package enum VisibleItem: Hashable, Sendable, CustomStringConvertible {
     /// A row the kit delivered, by its kit ID.
     case row(Int)
     /// An ID the kit never delivered (described as the adapter reported it).
     case unrecognized(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .row(let id): String(id)
         case .unrecognized(let text): "?\(text)"

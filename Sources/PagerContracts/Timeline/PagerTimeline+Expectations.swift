@@ -4,7 +4,7 @@ extension PagerTimeline {
     /// Fails the contract with a bug report at the current step, or, inside a setup step that
     /// depends on another rule (``setup(_:_:)``), blocks it by that rule, with that rule's hint.
     /// - Returns: The error that stops the timeline; `throw` it.
-    public func violation(
+    package func violation(
         _ summary: String, expected: String? = nil, actual: String? = nil,
         difference: String? = nil, hint: String? = nil
     ) -> TimelineStop {
@@ -35,7 +35,7 @@ extension PagerTimeline {
     /// cursors: carrying the cursor of the last accepted response, or none for page 1).
     /// - Returns: The request.
     @discardableResult
-    public func expectOneRequest(
+    package func expectOneRequest(
         _ started: [PageRequestRecord], forPage page: Int, after action: String,
         hint: String? = nil
     ) throws -> PageRequestRecord {
@@ -68,7 +68,7 @@ extension PagerTimeline {
     /// Expects `started` to be empty.
     /// - Parameters:
     ///   - reason: Why no request may start, such as `page 2 is still in flight`.
-    public func expectNoRequest(
+    package func expectNoRequest(
         _ started: [PageRequestRecord], after action: String, because reason: String,
         hint: String? = nil
     ) throws {
@@ -82,7 +82,7 @@ extension PagerTimeline {
     }
 
     /// Expects the visible items to be exactly `ids`, in order.
-    public func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
+    package func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
         async throws
     {
         var now = await state()
@@ -100,7 +100,7 @@ extension PagerTimeline {
     }
 
     /// Expects nothing the user sees to differ from `before`.
-    public func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
+    package func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
         async throws
     {
         let now = await state()
@@ -127,7 +127,7 @@ extension PagerTimeline {
 
     /// Expects a reported state to have `value`; when the adapter does not report it, notes
     /// that it was not checked.
-    public func expectState(
+    package func expectState(
         _ path: KeyPath<PagerState, Bool?>, _ value: Bool, named name: String,
         after action: String, hint: String? = nil
     ) async throws {
@@ -147,7 +147,7 @@ extension PagerTimeline {
     /// The request that loads the current query's first page: the one `started` holds, or, for
     /// a pager that waits for the next trigger, the one the next bottom trigger starts. Both
     /// conform.
-    public func firstPageRequest(after started: [PageRequestRecord], of action: String)
+    package func firstPageRequest(after started: [PageRequestRecord], of action: String)
         async throws -> PageRequestRecord
     {
         if !started.isEmpty {

@@ -36,7 +36,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case crash
 
         /// The step as Swift code, such as `.answer(send: 2, .commitThen503)`.
-        public var swiftCode: String {
+        package var swiftCode: String {
             switch self {
             case .submit: ".submit"
             case .submitCopy(let original): ".submitCopy(of: \(original))"
@@ -107,7 +107,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
     public var description: String { swiftLiteral(indent: "") }
 
     /// The schedule as a Swift array literal, one step per line.
-    public func swiftLiteral(indent: String) -> String {
+    package func swiftLiteral(indent: String) -> String {
         guard !steps.isEmpty else { return "[]" }
         return "[\n" + steps.map { "\(indent)    \($0.swiftCode)," }.joined(separator: "\n") + "\n\(indent)]"
     }
