@@ -23,8 +23,38 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
         self.hasProtocolError = hasProtocolError
     }
 
+    /// The kit's view of an adapter's `snapshot`: each visible ID mapped back to the kit's row
+    /// delivered under it (`rows`), the reported state as it is.
+    package init<ItemID: Hashable>(_ snapshot: PagerSnapshot<ItemID>, rows: [ItemID: Int]) {
+        self.init(
+            visible: snapshot.visibleIDs.map { id in
+                rows[id].map(VisibleItem.row) ?? .unrecognized(String(describing: id))
+            },
+            isLoading: snapshot.isLoading,
+            hasMore: snapshot.hasMore,
+            showsError: snapshot.showsError,
+            hasProtocolError: snapshot.hasProtocolError)
+    }
+
     /// The visible items as a list, `[1, 2, 3]`.
     package var visibleList: String { "[" + visible.map(\.description).joined(separator: ", ") + "]" }
+
+    /// What the user sees differently from `before`, such as `the visible items changed` or
+    /// `loading changed from true to false`; a state either side leaves `nil` is not compared.
+    package func changes(since before: PagerState) -> [String] {
+        var changed: [String] = []
+        if visible != before.visible { changed.append("the visible items changed") }
+        func compare(_ name: String, _ path: KeyPath<PagerState, Bool?>) {
+            if let old = before[keyPath: path], let new = self[keyPath: path], old != new {
+                changed.append("\(name) changed from \(old) to \(new)")
+            }
+        }
+        compare("loading", \.isLoading)
+        compare("hasMore", \.hasMore)
+        compare("the error state", \.showsError)
+        compare("the protocol-error state", \.hasProtocolError)
+        return changed
+    }
 
     package var description: String {
         var parts = ["visible \(visibleList)"]

@@ -104,17 +104,7 @@ extension PagerTimeline {
         async throws
     {
         let now = await state()
-        var changed: [String] = []
-        if now.visible != before.visible { changed.append("the visible items changed") }
-        func compare(_ name: String, _ path: KeyPath<PagerState, Bool?>) {
-            if let old = before[keyPath: path], let new = now[keyPath: path], old != new {
-                changed.append("\(name) changed from \(old) to \(new)")
-            }
-        }
-        compare("loading", \.isLoading)
-        compare("hasMore", \.hasMore)
-        compare("the error state", \.showsError)
-        compare("the protocol-error state", \.hasProtocolError)
+        let changed = now.changes(since: before)
         guard !changed.isEmpty else { return }
         throw violation(
             "Expected nothing to change after \(action), but "
