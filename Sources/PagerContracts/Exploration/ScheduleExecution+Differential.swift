@@ -20,11 +20,10 @@ extension ScheduleExecution {
         }
         guard shadow.state.visible != state.visible else { return }
         let wanted = shadow.state.visible
-        throw failure(
+        throw visibleListFailure(
             "I3",
             "Expected the same visible list as the reference \(shadowName), \(Self.list(wanted)), but it is \(state.visibleList) (differential check).",
-            expected: "visible: \(Self.list(wanted)) (\(shadowName))", actual: "visible: \(state.visibleList)",
-            difference: listDifference(expected: wanted, actual: state.visible),
+            wanted: wanted, from: shadowName,
             hint: "The reference saw the same triggers and answers and started the same requests; compare how each accepts and appends a page.")
     }
 }

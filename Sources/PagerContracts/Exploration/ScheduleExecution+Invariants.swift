@@ -94,19 +94,28 @@ extension ScheduleExecution {
             return false
         }
         if !intruders.isEmpty {
-            throw failure(
+            throw visibleListFailure(
                 "I4",
                 "Expected only items of query \(query) to be visible, but \(Self.list(intruders)) came from an answer to a request of a non-current query.",
-                expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
-                difference: listDifference(expected: wanted, actual: state.visible),
-                hint: "Check the ticket's generation before appending an answer.")
+                wanted: wanted, hint: "Check the ticket's generation before appending an answer.")
         }
-        throw failure(
+        throw visibleListFailure(
             "I3",
             "Expected the visible list to be the accepted pages' items, de-duplicated, in server order, \(Self.list(wanted)), but it is \(state.visibleList).",
-            expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
-            difference: listDifference(expected: wanted, actual: state.visible),
+            wanted: wanted,
             hint: "Append each accepted page at once, keep the server's order, and accept a response only once.")
+    }
+
+    /// A failure whose evidence is the visible list against `wanted` (the items of `source`,
+    /// when they come from somewhere other than the kit's oracle).
+    func visibleListFailure(
+        _ id: ContractID, _ summary: String, wanted: [VisibleItem], from source: String? = nil,
+        hint: String
+    ) -> Failure {
+        failure(
+            id, summary, expected: "visible: \(Self.list(wanted))" + (source.map { " (\($0))" } ?? ""),
+            actual: "visible: \(state.visibleList)",
+            difference: listDifference(expected: wanted, actual: state.visible), hint: hint)
     }
 
     static func rows(_ items: [VisibleItem]) -> Set<Int> {
