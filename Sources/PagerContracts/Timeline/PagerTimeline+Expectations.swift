@@ -81,6 +81,42 @@ extension PagerTimeline {
             hint: hint)
     }
 
+    /// Expects a bottom trigger after `what` to start no request; where another trigger could
+    /// not be observed (``triggerUnobservable``), notes the check as left out instead.
+    /// - Parameters:
+    ///   - reason: Why no request may start, such as `page 2 is still in flight`.
+    package func expectNoRequestOnBottomReached(
+        after what: String, because reason: String, hint: String? = nil
+    ) async throws {
+        if let unobservable = triggerUnobservable {
+            skipCheck("a bottom trigger after \(what)", because: unobservable)
+        } else {
+            try expectNoRequest(
+                try await bottomReached(), after: "bottom reached after \(what)", because: reason,
+                hint: hint)
+        }
+    }
+
+    /// Answers `stale` with `rows` and a next position once the current generation's first
+    /// page is accepted and nothing is in flight, and expects that to change nothing, not even
+    /// the next page: no current answer comes after it to overwrite a position it wrote before
+    /// its ticket check (P4, P11).
+    /// - Parameters:
+    ///   - action: The stale answer, as the failure names it.
+    ///   - nextAction: The bottom trigger after it, expected to ask for page 2.
+    package func expectSettledStaleAnswerChangesNothing(
+        _ stale: PageRequestRecord, rows: [Int], after action: String, then nextAction: String,
+        hint: String? = nil
+    ) async throws {
+        let settled = await state()
+        try await deliver(stale, rows: rows, hasMore: true)
+        try await expectUnchanged(since: settled, after: action, hint: hint)
+        try expectOneRequest(
+            try await bottomReached(), forPage: 2, after: nextAction,
+            hint: "The stale answer wrote its next page or cursor before the ticket check: "
+                + "compare the ticket first, then write the position.")
+    }
+
     /// Expects the visible items to be exactly `ids`, in order.
     package func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
         async throws

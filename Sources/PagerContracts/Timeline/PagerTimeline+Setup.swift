@@ -53,6 +53,23 @@ extension PagerTimeline {
         }
     }
 
+    /// The start of the stale-answer contracts (P4, P5, P8): page 1 of query A accepted and
+    /// page 2 of A requested, then query B's first page accepted and page 2 of B requested.
+    /// Setup steps: P1, and P4 (P9 for cursors) for query B's first page.
+    /// - Returns: Page 2 of A, stale from the query change on, and page 2 of B, in flight.
+    package func loadNextPageAfterStaleRequest() async throws
+        -> (stale: PageRequestRecord, current: PageRequestRecord)
+    {
+        try await loadFirstPage(rows: [1, 2, 3])
+        let stale = try await requestNextPage(2, after: "bottom reached on query A")
+
+        let first = try await switchQuery(to: "B")
+        try await acceptPage(
+            first, rows: [101, 102], visible: [101, 102], after: "query B's first page arrived",
+            rule: "P4")
+        return (stale, try await requestNextPage(2, after: "bottom reached on query B"))
+    }
+
     /// Changes the query and returns the new query's first-page request (loaded by the query
     /// change, or by the next bottom trigger). A setup step: P9 for cursors (the first
     /// request of a query carries no cursor), P4 for page numbers, unless `rule` says.
