@@ -30,13 +30,16 @@ api_file=API/public-api.txt
 engine_names=(TimelineScheduler DeepeningSearch ParallelSearch ScheduleShrinker SplitMix64 withWatchdog
     listDifference ContractRun MatrixEntry)
 
-swift build --build-tests -Xswiftc -warnings-as-errors >/dev/null
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+if ! swift build --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    echo "check-public-api: the build failed; the public API was not checked" >&2
+    exit 1
+fi
 bin="$(swift build --show-bin-path)"
 symbolgraph_extract="$(dirname "$(command -v swift)")/swift-symbolgraph-extract"
 triple="$(swift -print-target-info | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')"
-
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 # The library products: what another package can depend on.
 modules="$(swift package dump-package | python3 -c '
 import json, sys
@@ -102,7 +105,9 @@ if [ -s "$work/undocumented.txt" ]; then
 fi
 
 echo "public declarations per module:"
-cut -d: -f1 "$work/public-api.txt" | uniq -c | sed 's/^ */  /'
+for module in $modules; do
+    printf '  %4d %s\n' "$(grep -c "^$module: " "$work/public-api.txt" || true)" "$module"
+done
 if $update; then
     mkdir -p "$(dirname "$api_file")"
     cp "$work/public-api.txt" "$api_file"
