@@ -4,7 +4,7 @@
 /// (``ContractCatalog``), the reports a run produces (``ContractReport``), the expected-failure
 /// ledgers of bundled implementations (``Ledger``) and the watchdog (``withWatchdog(limit:waitingFor:_:)``).
 /// It imports no test framework; `ConformanceTesting` bridges its reports to Swift Testing.
-public enum ConformanceKitInfo {
+package enum ConformanceKitInfo {
     /// The kit's version, printed by the `conformance` command.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WriteQueueContracts
+import WriteQueueContracts
 
 @Suite("RequestLayout reads the key and the operation's body however a queue wraps them")
 struct RequestLayoutTests {

@@ -4,42 +4,42 @@ import WriteQueueContracts
 
 /// The adapter of the reference ``FileWriteQueue``: storage is a fresh temporary directory, and
 /// a launch opens the queue in it with the kit's transport and clock.
-public enum FileWriteQueueAdapter: WriteQueueAdapter {
+package enum FileWriteQueueAdapter: WriteQueueAdapter {
     /// The reference's policy: 1 s doubling to a 30 s cap, 408 and 429 retried.
     static let policy = RetryPolicy()
 
-    public static let capabilities = QueueCapabilities(
+    package static let capabilities = QueueCapabilities(
         retryableStatusCodes: policy.retryableClientErrors,
         exposesDiagnostics: true, storageIsOnDisk: true, backoff: .capped(at: policy.maximumDelay))
 
-    public static func makeStorage() throws -> URL {
+    package static func makeStorage() throws -> URL {
         FileManager.default.temporaryDirectory
             .appendingPathComponent("write-queue-\(UUID().uuidString)", isDirectory: true)
     }
 
-    public static func launch(from storage: URL, environment: QueueEnvironment) async throws -> FileWriteQueue {
+    package static func launch(from storage: URL, environment: QueueEnvironment) async throws -> FileWriteQueue {
         try FileWriteQueue(
             directory: storage, transport: KitQueueTransport(transport: environment.transport),
             clock: KitQueueClock(clock: environment.clock), policy: policy)
     }
 
-    public static func submit(_ operation: QueueOperation, to queue: FileWriteQueue) async throws {
+    package static func submit(_ operation: QueueOperation, to queue: FileWriteQueue) async throws {
         try await queue.submit(operationID: operation.id, body: operation.body)
     }
 
-    public static func runSendingPass(_ queue: FileWriteQueue) async throws {
+    package static func runSendingPass(_ queue: FileWriteQueue) async throws {
         try await queue.runSendingPass()
     }
 
-    public static func persistedTasks(in storage: URL) async throws -> [PersistedTask] {
+    package static func persistedTasks(in storage: URL) async throws -> [PersistedTask] {
         try FileWriteQueue.storedTasks(in: storage).map(PersistedTask.init(stored:))
     }
 
-    public static func diagnostics(of queue: FileWriteQueue, storage: URL) async -> [String] {
+    package static func diagnostics(of queue: FileWriteQueue, storage: URL) async -> [String] {
         await queue.logLines()
     }
 
-    public static func discardStorage(_ storage: URL) {
+    package static func discardStorage(_ storage: URL) {
         try? FileManager.default.removeItem(at: storage)
     }
 }

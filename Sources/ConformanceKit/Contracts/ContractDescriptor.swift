@@ -13,7 +13,7 @@ public struct ContractDescriptor: Hashable, Sendable, CustomStringConvertible {
     public let tier: ContractTier
 
     /// Creates a descriptor.
-    public init(id: ContractID, name: String, rule: String, tier: ContractTier = .required) {
+    package init(id: ContractID, name: String, rule: String, tier: ContractTier = .required) {
         self.id = id
         self.name = name
         self.rule = rule

@@ -5,18 +5,18 @@
 ///
 /// The subject cannot be copied, so `run` executes each prefix from scratch and says whether it
 /// failed, its fingerprint and the steps that can follow.
-public struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
+package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     /// What running one prefix showed.
-    public struct Visit: Sendable {
+    package struct Visit: Sendable {
         /// The failure, if the prefix failed (the search stops there).
-        public var failure: Failure?
+        package var failure: Failure?
         /// A hash of the state the prefix reached.
-        public var fingerprint: Int
+        package var fingerprint: Int
         /// The steps that can follow.
-        public var next: [Step]
+        package var next: [Step]
 
         /// Creates a visit.
-        public init(failure: Failure? = nil, fingerprint: Int = 0, next: [Step] = []) {
+        package init(failure: Failure? = nil, fingerprint: Int = 0, next: [Step] = []) {
             self.failure = failure
             self.fingerprint = fingerprint
             self.next = next
@@ -24,24 +24,24 @@ public struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     }
 
     /// The longest schedule.
-    public let depth: Int
+    package let depth: Int
     /// The most prefixes to run.
-    public let cap: Int
+    package let cap: Int
     /// Prefixes run so far.
-    public private(set) var explored = 0
+    package private(set) var explored = 0
     /// Steps executed over them.
-    public private(set) var steps = 0
+    package private(set) var steps = 0
     private var seen: [Int: Int] = [:]
 
     /// Creates a search to `depth` steps that runs at most `cap` prefixes.
-    public init(depth: Int, cap: Int) {
+    package init(depth: Int, cap: Int) {
         self.depth = depth
         self.cap = cap
     }
 
     /// Searches below `prefix`; returns the first failing schedule and its failure.
     /// - Parameter run: Runs a prefix (the second argument is the current depth limit).
-    public mutating func search(
+    package mutating func search(
         below prefix: [Step], run: ([Step], Int) async -> Visit
     ) async -> (steps: [Step], failure: Failure)? {
         for limit in prefix.count...max(prefix.count, depth) {

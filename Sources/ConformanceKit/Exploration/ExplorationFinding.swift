@@ -20,7 +20,7 @@ public struct ExplorationFinding: Hashable, Sendable {
     public let regressionTest: String
 
     /// Creates a finding.
-    public init(
+    package init(
         invariant: ContractDescriptor, tier: ContractTier, report: ContractReport,
         originalSteps: Int, shrunkSteps: Int, scheduleLiteral: String, regressionTest: String
     ) {

@@ -30,7 +30,7 @@ public struct ExplorationResult: Hashable, Sendable {
     public let unreproducedFailures: Int
 
     /// Creates a result.
-    public init(
+    package init(
         subject: String, strategy: ExplorationStrategy, schedules: Int, steps: Int,
         findings: [ExplorationFinding], expected: Set<ContractID> = [], seconds: Double, secondsToFailure: Double?,
         unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproducedFailures: Int = 0
@@ -86,7 +86,7 @@ public struct ExplorationResult: Hashable, Sendable {
     }
 
     /// What was skipped, when anything was: `; skipped 12 unobservable triggers, 1 inapplicable schedule`.
-    public var skips: String {
+    package var skips: String {
         var parts: [String] = []
         if unobservableTriggers > 0 {
             parts.append("\(unobservableTriggers) unobservable trigger\(unobservableTriggers == 1 ? "" : "s")")

@@ -1,17 +1,17 @@
 /// Runs numbered blocks of a search on every core and picks the first hit by block number, so
 /// the answer never depends on which core finished first.
-public enum ParallelSearch {
+package enum ParallelSearch {
     /// What one block did: how many units it explored and, if it stopped early, its hit.
-    public struct Block<Hit: Sendable>: Sendable {
+    package struct Block<Hit: Sendable>: Sendable {
         /// Units explored, up to and including the hit.
-        public var explored: Int
+        package var explored: Int
         /// Steps executed over those units.
-        public var steps: Int
+        package var steps: Int
         /// The block's first hit, if any.
-        public var hit: Hit?
+        package var hit: Hit?
 
         /// Creates a block result.
-        public init(explored: Int, steps: Int, hit: Hit?) {
+        package init(explored: Int, steps: Int, hit: Hit?) {
             self.explored = explored
             self.steps = steps
             self.hit = hit
@@ -28,7 +28,7 @@ public enum ParallelSearch {
     ///   - count: How many blocks there are.
     ///   - parallelism: How many workers run at once.
     ///   - body: Explores one block; it must be deterministic in its block number.
-    public static func firstHit<Hit: Sendable>(
+    package static func firstHit<Hit: Sendable>(
         blocks count: Int, parallelism: Int,
         _ body: @escaping @Sendable (Int) async -> Block<Hit>
     ) async -> (explored: Int, steps: Int, hit: Hit?) {

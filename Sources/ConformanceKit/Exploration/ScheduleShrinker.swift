@@ -4,7 +4,7 @@
 /// The predicate replays a candidate and says whether it still fails the same way; the
 /// shrinker never reads time or randomness, so the same failure always shrinks to the same
 /// schedule.
-public enum ScheduleShrinker {
+package enum ScheduleShrinker {
     /// Returns a locally minimal schedule that still fails.
     /// - Parameters:
     ///   - steps: A failing schedule.
@@ -12,7 +12,7 @@ public enum ScheduleShrinker {
     ///   - maxReplays: An upper bound on replays, so shrinking always ends.
     ///   - stillFails: Replays a candidate; `true` when it fails the same way.
     /// - Returns: The shrunk schedule and how many replays it took.
-    public static func shrink<Step>(
+    package static func shrink<Step>(
         _ steps: [Step], simpler: (Step) -> [Step], maxReplays: Int = 5_000,
         stillFails: ([Step]) async -> Bool
     ) async -> (steps: [Step], replays: Int) {

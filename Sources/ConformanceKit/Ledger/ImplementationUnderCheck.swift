@@ -27,7 +27,7 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
     ///   - run: Runs one contract and returns its report.
     ///   - explore: Explores generated schedules against the invariants, where the level
     ///     supports it (`nil`: not explorable).
-    public init(
+    package init(
         name: String,
         kind: ImplementationKind,
         level: IntegrationLevel,
@@ -68,7 +68,7 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
     }
 
     /// What the ledger expects of `contract`.
-    public func expectation(for contract: ContractID) -> ExpectedOutcome {
+    package func expectation(for contract: ContractID) -> ExpectedOutcome {
         ledger.expectation(for: contract, applicability: applicability(of: contract))
     }
 
@@ -80,7 +80,7 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
     }
 
     /// Runs one contract and pairs the report with the ledger's expectation.
-    public func matrixEntry(for contract: ContractID, options: RunOptions = RunOptions()) async
+    package func matrixEntry(for contract: ContractID, options: RunOptions = RunOptions()) async
         -> MatrixEntry
     {
         MatrixEntry(
@@ -91,7 +91,7 @@ public struct ImplementationUnderCheck: Sendable, CustomStringConvertible {
 
     /// Ledger entries that name contracts outside this implementation's family or the
     /// catalogue: each is an error in the run.
-    public var unknownLedgerEntries: [Ledger.Entry] {
+    package var unknownLedgerEntries: [Ledger.Entry] {
         ledger.unknownEntries(in: contracts)
     }
 

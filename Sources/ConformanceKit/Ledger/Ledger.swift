@@ -23,7 +23,7 @@ public struct Ledger: Hashable, Sendable, ExpressibleByArrayLiteral {
         public let blockedBy: ContractID?
 
         /// Creates an entry; prefer ``fails(_:because:)`` and ``blocked(_:by:because:)``.
-        public init(contract: ContractID, reason: String, blockedBy: ContractID? = nil) {
+        package init(contract: ContractID, reason: String, blockedBy: ContractID? = nil) {
             self.contract = contract
             self.reason = reason
             self.blockedBy = blockedBy
@@ -56,12 +56,12 @@ public struct Ledger: Hashable, Sendable, ExpressibleByArrayLiteral {
     }
 
     /// The IDs this ledger expects to fail under their own rule (blocked cells excluded).
-    public var contracts: Set<ContractID> {
+    package var contracts: Set<ContractID> {
         Set(entries.filter { $0.blockedBy == nil }.map(\.contract))
     }
 
     /// The cells this ledger expects to be blocked, each with the rule that blocks it.
-    public var blockedCells: [ContractID: ContractID] {
+    package var blockedCells: [ContractID: ContractID] {
         Dictionary(
             entries.compactMap { entry in entry.blockedBy.map { (entry.contract, $0) } },
             uniquingKeysWith: { first, _ in first })
@@ -69,12 +69,12 @@ public struct Ledger: Hashable, Sendable, ExpressibleByArrayLiteral {
 
     /// The rule expected to block `contract`, or `nil` when the ledger lists no blocked cell
     /// for it.
-    public func blocker(for contract: ContractID) -> ContractID? {
+    package func blocker(for contract: ContractID) -> ContractID? {
         entries.first { $0.contract == contract && $0.blockedBy != nil }?.blockedBy
     }
 
     /// Entries that name a contract (or a blocker) the catalogue does not know.
-    public func unknownEntries(in catalogue: [ContractDescriptor] = ContractCatalog.all) -> [Entry] {
+    package func unknownEntries(in catalogue: [ContractDescriptor] = ContractCatalog.all) -> [Entry] {
         let known = Set(catalogue.map(\.id))
         return entries.filter { entry in
             !known.contains(entry.contract) || entry.blockedBy.map { !known.contains($0) } == true
@@ -82,7 +82,7 @@ public struct Ledger: Hashable, Sendable, ExpressibleByArrayLiteral {
     }
 
     /// What the ledger expects of `contract`, given whether the contract applies at all.
-    public func expectation(for contract: ContractID, applicability: Applicability)
+    package func expectation(for contract: ContractID, applicability: Applicability)
         -> ExpectedOutcome
     {
         guard applicability.isApplicable else { return .skip }
@@ -92,7 +92,7 @@ public struct Ledger: Hashable, Sendable, ExpressibleByArrayLiteral {
 }
 
 /// What a ledger expects of one contract.
-public enum ExpectedOutcome: String, Hashable, Sendable {
+package enum ExpectedOutcome: String, Hashable, Sendable {
     /// The contract must pass.
     case pass
     /// The contract must fail (a listed, deliberate bug).
@@ -104,7 +104,7 @@ public enum ExpectedOutcome: String, Hashable, Sendable {
 
     /// Whether `outcome` is what this expectation asks for (for `blocked`, by any rule; a
     /// ``MatrixEntry`` also checks the rule).
-    public func isMet(by outcome: ContractOutcome) -> Bool {
+    package func isMet(by outcome: ContractOutcome) -> Bool {
         switch (self, outcome) {
         case (.pass, .passed), (.fail, .failed), (.skip, .notApplicable), (.blocked, .blocked): true
         default: false

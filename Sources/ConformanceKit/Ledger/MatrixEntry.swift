@@ -1,21 +1,21 @@
 /// One cell of the conformance matrix: an implementation, a contract, what happened and what
 /// its ledger expected.
-public struct MatrixEntry: Hashable, Sendable {
+package struct MatrixEntry: Hashable, Sendable {
     /// The implementation's name.
-    public let implementation: String
+    package let implementation: String
     /// Reference, adopter or mutant.
-    public let kind: ImplementationKind
+    package let kind: ImplementationKind
     /// How the implementation is driven.
-    public let level: IntegrationLevel
+    package let level: IntegrationLevel
     /// The full report of the run.
-    public let report: ContractReport
+    package let report: ContractReport
     /// What the ledger expected.
-    public let expected: ExpectedOutcome
+    package let expected: ExpectedOutcome
     /// When the ledger expects the cell blocked: the rule it names as the blocker.
-    public let expectedBlocker: ContractID?
+    package let expectedBlocker: ContractID?
 
     /// Creates an entry.
-    public init(
+    package init(
         implementation: String, kind: ImplementationKind, level: IntegrationLevel,
         report: ContractReport, expected: ExpectedOutcome, expectedBlocker: ContractID? = nil
     ) {
@@ -28,14 +28,14 @@ public struct MatrixEntry: Hashable, Sendable {
     }
 
     /// Whether the outcome is what the ledger expected (a blocked cell, by the rule it names).
-    public var matchesLedger: Bool {
+    package var matchesLedger: Bool {
         guard expected.isMet(by: report.outcome) else { return false }
         guard expected == .blocked, let expectedBlocker else { return true }
         return report.outcome.blockedBy == expectedBlocker
     }
 
     /// Why the outcome does not match the ledger, or `nil` when it does.
-    public var mismatch: String? {
+    package var mismatch: String? {
         guard !matchesLedger else { return nil }
         let title = report.contract.title
         switch (expected, report.outcome) {
@@ -62,7 +62,7 @@ public struct MatrixEntry: Hashable, Sendable {
     }
 
     /// The one-line message for JSON and the matrix legend.
-    public var message: String {
+    package var message: String {
         switch report.outcome {
         case .passed: ""
         case .notApplicable(let reason): reason

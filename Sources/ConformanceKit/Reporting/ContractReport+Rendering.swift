@@ -19,7 +19,7 @@ extension ContractReport {
     ///     ▶ 8. answer request #2 (page 2 of query A) [stale: issued under query A, gen 0]: rows [103, 104], hasMore false
     ///   Hint: Compare the response's whole ticket (generation and page, or cursor) with the …
     /// ```
-    public func message(for violation: Violation) -> String {
+    package func message(for violation: Violation) -> String {
         var lines: [String] = []
         let label = switch violation.kind {
         case .contract: contract.title
@@ -29,17 +29,7 @@ extension ContractReport {
         }
         lines.append("\(label): \(violation.summary)")
         lines.append("  Rule: \(contract.rule)")
-        lines.append("  Subject: \(subject)")
-        if let expected = violation.expected { lines.append("  Expected \(expected)") }
-        if let actual = violation.actual { lines.append("  Actual   \(actual)") }
-        if let difference = violation.difference {
-            lines.append("  Difference (- expected, + actual):")
-            lines.append(contentsOf: difference.split(separator: "\n").map { "    \($0)" })
-        }
-        lines.append("  Timeline (up to the failing step):")
-        lines.append(
-            contentsOf: transcript.rendered(upTo: violation.step)
-                .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" })
+        lines += evidence(of: violation)
         if let hint = violation.hint { lines.append("  Hint: \(hint)") }
         return lines.joined(separator: "\n")
     }
@@ -55,7 +45,7 @@ extension ContractReport {
     ///   Rule broken (P1): While a next-page request is in flight, further bottom triggers …
     ///   …
     /// ```
-    public func blockedMessage(by blocker: ContractID, _ violation: Violation) -> String {
+    package func blockedMessage(by blocker: ContractID, _ violation: Violation) -> String {
         let blocking = ContractCatalog.descriptor(blocker)
         let blockingTitle = blocking?.title ?? blocker.rawValue
         var lines: [String] = []
@@ -64,7 +54,15 @@ extension ContractReport {
             "  Blocked: \(contract.title) was not judged: reaching the state its rule is about "
                 + "needs \(blocker), which this implementation breaks. Fix \(blocker) first.")
         if let blocking { lines.append("  Rule broken (\(blocker)): \(blocking.rule)") }
-        lines.append("  Subject: \(subject)")
+        lines += evidence(of: violation)
+        if let hint = violation.hint { lines.append("  Hint (\(blocker)): \(hint)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The lines a violation's message and a blocked cell's message share: the subject,
+    /// expected versus actual, the difference and the timeline up to the failing step.
+    private func evidence(of violation: Violation) -> [String] {
+        var lines = ["  Subject: \(subject)"]
         if let expected = violation.expected { lines.append("  Expected \(expected)") }
         if let actual = violation.actual { lines.append("  Actual   \(actual)") }
         if let difference = violation.difference {
@@ -75,8 +73,7 @@ extension ContractReport {
         lines.append(
             contentsOf: transcript.rendered(upTo: violation.step)
                 .split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" })
-        if let hint = violation.hint { lines.append("  Hint (\(blocker)): \(hint)") }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     /// Every message this report carries: one per violation, or the blocked cell's message.

@@ -15,7 +15,7 @@ public struct ContractReport: Hashable, Sendable {
     public let notes: [String]
 
     /// Creates a report.
-    public init(
+    package init(
         contract: ContractDescriptor,
         subject: String,
         outcome: ContractOutcome,

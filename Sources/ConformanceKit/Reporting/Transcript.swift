@@ -15,13 +15,13 @@ public struct Transcript: Hashable, Sendable, CustomStringConvertible {
     public private(set) var entries: [Entry] = []
 
     /// Creates an empty transcript.
-    public init() {}
+    package init() {}
 
     /// Appends a step.
     /// - Parameter text: What happened.
     /// - Returns: The step's number.
     @discardableResult
-    public mutating func record(_ text: String) -> Int {
+    package mutating func record(_ text: String) -> Int {
         entries.append(Entry(number: entries.count + 1, text: text))
         return entries.count
     }

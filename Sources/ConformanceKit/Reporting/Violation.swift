@@ -33,7 +33,7 @@ public struct Violation: Hashable, Sendable {
     public var step: Int?
 
     /// Creates a violation.
-    public init(
+    package init(
         kind: Kind = .contract,
         tier: ContractTier = .required,
         summary: String,

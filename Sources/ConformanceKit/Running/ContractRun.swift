@@ -2,7 +2,7 @@
 ///
 /// The pager and queue modules call this with their own timelines; it is the one place that
 /// decides how a stop, an adapter error and a hang become a ``ContractReport``.
-public enum ContractRun {
+package enum ContractRun {
     /// Executes `body` and returns the report.
     ///
     /// - Parameters:
@@ -13,7 +13,7 @@ public enum ContractRun {
     ///   - body: The timeline. It records steps and violations on the recorder and throws
     ///     ``TimelineStop`` to end at a failing step; any other error is an adapter error.
     /// - Returns: The report.
-    public static func execute(
+    package static func execute(
         _ contract: ContractDescriptor,
         subject: String,
         applicability: Applicability = .applicable,

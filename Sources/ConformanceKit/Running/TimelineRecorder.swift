@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Timelines write to it as they go; the watchdog reads it from another thread when it fires,
 /// so a hung subject still produces a report with the steps up to the hang.
-public final class TimelineRecorder: Sendable {
+package final class TimelineRecorder: Sendable {
     private struct State {
         var transcript = Transcript()
         var violations: [Violation] = []
@@ -18,16 +18,16 @@ public final class TimelineRecorder: Sendable {
     private let state = Locked(rawValue: State())
 
     /// The tier of the contract being run; violations default to it.
-    public let tier: ContractTier
+    package let tier: ContractTier
 
     /// Creates an empty recorder for a contract of the given tier.
-    public init(tier: ContractTier) {
+    package init(tier: ContractTier) {
         self.tier = tier
     }
 
     /// Appends a step to the transcript and returns its number.
     @discardableResult
-    public func record(_ text: String) -> Int {
+    package func record(_ text: String) -> Int {
         let step = state.withLock { $0.transcript.record(text) }
         if Self.echoesSteps { StepEcho.write(step: step, text) }
         return step
@@ -39,35 +39,35 @@ public final class TimelineRecorder: Sendable {
     static let echoesSteps = ProcessInfo.processInfo.environment[StepEcho.environmentVariable] == "1"
 
     /// Adds a note (something the kit could not check), once.
-    public func note(_ text: String) {
+    package func note(_ text: String) {
         state.withLock { state in
             if !state.notes.contains(text) { state.notes.append(text) }
         }
     }
 
     /// Says what the kit is about to wait for; the watchdog quotes it if it fires.
-    public func setWaiting(for description: String) {
+    package func setWaiting(for description: String) {
         state.withLock { $0.waitingFor = description }
     }
 
     /// Adds what the subject's source sees to every wait description (read only when the
     /// watchdog fires): the requests parked, the triggers pending and their evidence.
-    public func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
+    package func setWaitingDetail(_ provider: @escaping @Sendable () -> String) {
         state.withLock { $0.waitingDetail = provider }
     }
 
     /// What the kit is waiting for now, with what the source sees.
-    public var currentWait: String {
+    package var currentWait: String {
         let (text, detail) = state.withLock { ($0.waitingFor, $0.waitingDetail) }
         guard let detail else { return text }
         return "\(text). The source saw: \(detail())"
     }
 
     /// The number of the last recorded step.
-    public var lastStep: Int { state.withLock { $0.transcript.entries.count } }
+    package var lastStep: Int { state.withLock { $0.transcript.entries.count } }
 
     /// Records a violation at the last step (unless it names its own step).
-    public func add(_ violation: Violation) {
+    package func add(_ violation: Violation) {
         state.withLock { state in
             var violation = violation
             if violation.step == nil { violation.step = state.transcript.entries.count }
@@ -76,10 +76,10 @@ public final class TimelineRecorder: Sendable {
     }
 
     /// Whether any violation has been recorded so far.
-    public var hasViolations: Bool { state.withLock { !$0.violations.isEmpty } }
+    package var hasViolations: Bool { state.withLock { !$0.violations.isEmpty } }
 
     /// Records a violation and returns the error that stops the timeline.
-    public func fail(_ violation: Violation) -> TimelineStop {
+    package func fail(_ violation: Violation) -> TimelineStop {
         add(violation)
         return TimelineStop()
     }
@@ -88,7 +88,7 @@ public final class TimelineRecorder: Sendable {
     /// the error that stops the timeline. The cell is reported as blocked by that rule unless
     /// a violation was recorded too (its own rule's, an adapter error, a watchdog), which wins. The
     /// violation should carry the blocking rule's hint; its tier defaults to that rule's.
-    public func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
+    package func block(by blocker: ContractID, _ violation: Violation) -> TimelineStop {
         state.withLock { state in
             var violation = violation
             if violation.step == nil { violation.step = state.transcript.entries.count }
@@ -99,7 +99,7 @@ public final class TimelineRecorder: Sendable {
     }
 
     /// The report for everything recorded so far.
-    public func report(
+    package func report(
         for contract: ContractDescriptor, subject: String
     ) -> ContractReport {
         let state = state.rawValue
@@ -116,7 +116,7 @@ public final class TimelineRecorder: Sendable {
 }
 
 /// Thrown by a timeline after it recorded a violation: the run stops at the failing step.
-public struct TimelineStop: Error, Sendable {
+package struct TimelineStop: Error, Sendable {
     /// Creates the stop signal.
-    public init() {}
+    package init() {}
 }

@@ -1,13 +1,13 @@
 import Dispatch
 
 /// The failure the watchdog produces when the subject never reaches what the kit waits for.
-public struct WatchdogTimeout: Error, Sendable, CustomStringConvertible {
+package struct WatchdogTimeout: Error, Sendable, CustomStringConvertible {
     /// How long the kit waited.
-    public let limit: Duration
+    package let limit: Duration
     /// What the kit was waiting for when the limit passed.
-    public let waitingFor: String
+    package let waitingFor: String
 
-    public var description: String {
+    package var description: String {
         "Expected the subject to finish within the watchdog limit of \(limit), but it was still "
             + "running while the kit waited for \(waitingFor)."
     }
@@ -26,7 +26,7 @@ public struct WatchdogTimeout: Error, Sendable, CustomStringConvertible {
 ///   - operation: The work to watch.
 /// - Returns: The operation's result.
 /// - Throws: ``WatchdogTimeout``, or what `operation` throws.
-public func withWatchdog<Result: Sendable>(
+package func withWatchdog<Result: Sendable>(
     limit: Duration,
     waitingFor: @escaping @Sendable () -> String,
     _ operation: @escaping @Sendable () async throws -> Result

@@ -2,7 +2,7 @@
 ///
 /// The kit never guesses from time: a trigger counts as settled only when it has returned or
 /// when one of these has been observed.
-public enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
+package enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
     /// The trigger's own task is suspended in the source, on this request.
     case parked(request: Int)
     /// The trigger's own task awaits a task that is parked on this request (seen when the
@@ -19,14 +19,14 @@ public enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
     case assumed(request: Int)
 
     /// The request the evidence depends on; the evidence lapses when it is answered.
-    public var request: Int? {
+    package var request: Int? {
         switch self {
         case .parked(let id), .joined(let id), .probed(let id), .assumed(let id): id
         case .callback: nil
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .parked(let id): "parked on request #\(id)"
         case .joined(let id): "joined the load parked on request #\(id)"

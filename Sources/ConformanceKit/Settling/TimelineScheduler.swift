@@ -19,23 +19,23 @@ import Foundation
 ///   task; if the escalation reaches a parked request inside that call, the trigger waits on it;
 /// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
 ///   and the transcript says so.
-public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Sendable {
+package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Sendable {
     /// A request the subject made.
-    public struct RequestRecord: Sendable {
+    package struct RequestRecord: Sendable {
         /// Its number, from 1, in registration order.
-        public let number: Int
+        package let number: Int
         /// What was asked.
-        public let request: Request
+        package let request: Request
         /// The trigger whose work made it, if any.
-        public let trigger: Int?
+        package let trigger: Int?
         /// Whether the trigger's own task made it (rather than a task it spawned).
-        public let fromTriggerTask: Bool
+        package let fromTriggerTask: Bool
         /// Whether it is suspended waiting for its answer.
-        public fileprivate(set) var parked: Bool
+        package fileprivate(set) var parked: Bool
         /// How many answers it has been given.
-        public fileprivate(set) var answers: Int = 0
+        package fileprivate(set) var answers: Int = 0
         /// Whether the subject cancelled the task waiting on it.
-        public fileprivate(set) var cancelled = false
+        package fileprivate(set) var cancelled = false
         fileprivate var priority: UInt8
         fileprivate let isCallback: Bool
         /// The identity of the task that made it.
@@ -90,17 +90,17 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
 
     /// Whether escalation evidence (joined, probed) is available on this platform.
-    public let usesEscalation: Bool
+    package let usesEscalation: Bool
 
     /// Creates a scheduler.
-    public init() {
+    package init() {
         usesEscalation = Self.escalationAvailable
     }
 
     /// Whether this toolchain and OS let the kit observe joins through task-priority
     /// escalation (Swift 6.2 or later; on Apple platforms, OS 26 or later). Without it the kit
     /// cannot tell a trigger that awaits a parked load from one still running.
-    public static var escalationAvailable: Bool {
+    package static var escalationAvailable: Bool {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 return true
@@ -114,7 +114,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// Starts `body` as trigger `name` in its own task, tagged so its requests name it.
     /// - Returns: The trigger's number.
     @discardableResult
-    public func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
+    package func startTrigger(_ name: String, _ body: @escaping @Sendable () async throws -> Void)
         -> Int
     {
         startTrigger(name, isCompletion: false, body)
@@ -170,7 +170,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// it, so the explorer asks before each trigger and skips the ones the kit could not see.
     /// Without escalation (older toolchains and OSes) a trigger is observable only while no
     /// async request is parked.
-    public var nextTriggerUnobservable: String? {
+    package var nextTriggerUnobservable: String? {
         state.withLock { state in
             let parked = state.records.filter { $0.parked && !$0.isCallback }
             guard !parked.isEmpty else { return nil }
@@ -188,12 +188,12 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     }
 
     /// Whether trigger `number` has returned, and the error it threw, if any.
-    public func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
+    package func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
         state.withLock { ($0.triggers[number]?.returned ?? false, $0.triggers[number]?.error) }
     }
 
     /// The evidence that trigger `number` is blocked, if it has any now.
-    public func evidence(ofTrigger number: Int) -> SettleEvidence? {
+    package func evidence(ofTrigger number: Int) -> SettleEvidence? {
         state.withLock { $0.triggers[number]?.evidence }
     }
 
@@ -203,7 +203,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     ///
     /// Cancelling the waiting task is noticed but does not answer the request: the timeline
     /// decides what a cancelled request's completion sees (cancellation is not proof).
-    public func park(_ request: Request) async throws -> Answer {
+    package func park(_ request: Request) async throws -> Answer {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 // The handler is installed before the request is registered: a join that
@@ -226,7 +226,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// can be delivered twice).
     /// - Returns: The request's number.
     @discardableResult
-    public func parkCallback(
+    package func parkCallback(
         _ request: Request, completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) -> Int {
         register(request, callback: completion)
@@ -236,7 +236,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// - Returns: `false` when the request cannot take another answer (an async request that
     ///   was already answered: a continuation resumes once).
     @discardableResult
-    public func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
+    package func answer(_ number: Int, with result: Result<Answer, any Error>) -> Bool {
         let delivery: Delivery = update { state in
             guard let index = state.records.firstIndex(where: { $0.number == number }) else {
                 return .refused
@@ -288,7 +288,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// - Parameter callbacksSynchronously: Whether a completion-handler request is answered too,
     ///   synchronously inside the call that made it (only for code whose loading layer may do
     ///   that, such as a cache); otherwise completion-handler requests park as usual.
-    public func preAnswer(
+    package func preAnswer(
         callbacksSynchronously: Bool,
         using provider: @escaping @Sendable (Int, Request) -> Result<Answer, any Error>?
     ) {
@@ -300,7 +300,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
 
     /// Whether request `number` was answered at registration by
     /// ``preAnswer(callbacksSynchronously:using:)``.
-    public func wasPreAnswered(_ number: Int) -> Bool {
+    package func wasPreAnswered(_ number: Int) -> Bool {
         state.withLock { $0.preAnswered.contains(number) }
     }
 
@@ -308,7 +308,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// trigger, by the completion handler that answered `earlier`, or by untagged work (a
     /// main-queue hop) while `earlier`'s answer was handled. A pager that fills the screen
     /// chains its follow-ups this way.
-    public func isChained(_ later: Int, after earlier: Int) -> Bool {
+    package func isChained(_ later: Int, after earlier: Int) -> Bool {
         state.withLock { state in
             guard later >= 1, later <= state.records.count, earlier >= 1, earlier <= state.records.count
             else { return false }
@@ -319,14 +319,14 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     }
 
     /// Every request so far, in order.
-    public var requests: [RequestRecord] { state.withLock { $0.records } }
+    package var requests: [RequestRecord] { state.withLock { $0.records } }
 
     /// Adapter mistakes seen so far (requests from work of a trigger that had returned).
-    public var adapterProblems: [String] { state.withLock { $0.problems } }
+    package var adapterProblems: [String] { state.withLock { $0.problems } }
 
     /// Takes the observations made since the last call (cancellations noticed, assumptions
     /// made), for the transcript.
-    public func takeObservations() -> [String] {
+    package func takeObservations() -> [String] {
         state.withLock { state in
             defer { state.observations = [] }
             return state.observations
@@ -334,7 +334,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     }
 
     /// What the scheduler sees, for a watchdog message: open requests and pending triggers.
-    public var stateDescription: String {
+    package var stateDescription: String {
         state.withLock { state in
             let open = state.records.filter { $0.answers == 0 }.map { record in
                 "request #\(record.number) \(record.request) "
@@ -362,7 +362,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
 
     /// Returns when every trigger has returned or is provably blocked on a parked request,
     /// and every registered request is parked. Waits only for events, never for time.
-    public func settle() async {
+    package func settle() async {
         while true {
             let (seen, done, probes) = update { $0.evaluate(usesEscalation: usesEscalation) }
             if done { return }
@@ -376,7 +376,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
 
     /// Answers everything still open with a cancellation error and waits for every trigger to
     /// return, so no continuation leaks. Call it at the end of every timeline.
-    public func finish() async {
+    package func finish() async {
         while true {
             let (open, allReturned, seen) = state.withLock { state in
                 (
@@ -401,7 +401,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     /// Call it only after the subject's synchronous call returned; the handler calls
     /// ``callbackFired(_:)`` with the same token, before or after this call.
     /// - Parameter token: The wait's token, created in the trigger's task.
-    public func callbackWaitBegan(token: CallbackToken) {
+    package func callbackWaitBegan(token: CallbackToken) {
         update { state in
             // The token's lock is only ever taken inside the scheduler's, never the other way.
             token.progress.withLock { progress in
@@ -413,7 +413,7 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     }
 
     /// Marks a completion handler as called: its trigger is running again.
-    public func callbackFired(_ token: CallbackToken) {
+    package func callbackFired(_ token: CallbackToken) {
         update { state in
             token.progress.withLock { progress in
                 progress.fired = true
@@ -427,13 +427,13 @@ public final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Senda
     }
 
     /// Identifies one wait in the kit's completion-handler wrapper.
-    public final class CallbackToken: Sendable {
+    package final class CallbackToken: Sendable {
         let trigger: Int?
         /// Whether the wait began, and whether the completion handler was called.
         let progress = Locked(rawValue: (waiting: false, fired: false))
 
         /// A token for the trigger running now.
-        public init() {
+        package init() {
             trigger = TriggerTag.current?.trigger
         }
     }

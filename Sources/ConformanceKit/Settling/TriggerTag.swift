@@ -4,9 +4,9 @@
 /// inherit it (unstructured `Task {}` copies task-local values), so a request always names the
 /// trigger it came from. Whether the trigger's *own* task is the one waiting is told apart by
 /// the task's identity.
-public struct TriggerTag: Hashable, Sendable {
+package struct TriggerTag: Hashable, Sendable {
     /// The trigger's number in the timeline.
-    public let trigger: Int
+    package let trigger: Int
     /// The identity of the trigger's own task.
     let taskIdentity: Int
     /// Held by every task that inherited the tag: when the last one ends, the kit knows no
@@ -20,13 +20,13 @@ public struct TriggerTag: Hashable, Sendable {
     }
 
     /// The tag of the work running now, if the kit started it.
-    @TaskLocal public static var current: TriggerTag?
+    @TaskLocal package static var current: TriggerTag?
 
-    public static func == (lhs: TriggerTag, rhs: TriggerTag) -> Bool {
+    package static func == (lhs: TriggerTag, rhs: TriggerTag) -> Bool {
         lhs.trigger == rhs.trigger && lhs.taskIdentity == rhs.taskIdentity
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(trigger)
         hasher.combine(taskIdentity)
     }

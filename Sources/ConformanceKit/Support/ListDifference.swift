@@ -5,7 +5,7 @@
 ///   - actual: The list the implementation showed.
 /// - Returns: The lines that differ, prefixed with `-` (missing) or `+` (unexpected), or
 ///   `nil` when the lists are equal.
-public func listDifference<Element: Hashable & CustomStringConvertible>(
+package func listDifference<Element: Hashable & CustomStringConvertible>(
     expected: [Element], actual: [Element]
 ) -> String? {
     guard expected != actual else { return nil }

@@ -21,13 +21,13 @@ import Foundation
 /// A stream that is torn (cut off mid-line, or without its `runEnded` event), foreign (not
 /// JSON, or JSON of another shape) or from another schema version is rejected with an
 /// ``EventStreamError`` that names the line and what was expected.
-public struct EventStreamReader: Sendable {
+package struct EventStreamReader: Sendable {
     /// Creates a reader.
-    public init() {}
+    package init() {}
 
     /// Reads the stream at `url`.
     /// - Throws: ``EventStreamError``, or the file system's error when the file cannot be read.
-    public func document(contentsOf url: URL) throws -> ReportDocument {
+    package func document(contentsOf url: URL) throws -> ReportDocument {
         let data = try Data(contentsOf: url)
         return try document(from: data, source: url.path)
     }
@@ -37,7 +37,7 @@ public struct EventStreamReader: Sendable {
     ///   - data: The stream's bytes.
     ///   - source: What the page names as its source (the file's path).
     /// - Throws: ``EventStreamError`` naming the line and what was expected.
-    public func document(from data: Data, source: String) throws(EventStreamError) -> ReportDocument {
+    package func document(from data: Data, source: String) throws(EventStreamError) -> ReportDocument {
         var run = EventStreamRun()
         var lineNumber = 0
         var sawRecord = false

@@ -5,7 +5,7 @@ import Foundation
 /// Swift Testing event stream, where only the text survives.
 ///
 /// Text the kit did not write (a team's own `#expect`) becomes one section, unchanged.
-public enum KitMessage {
+package enum KitMessage {
     /// The labels the kit writes at the start of an indented line.
     private static let labels: [(prefix: String, title: String, style: ReportSection.Style)] = [
         ("Rule: ", "Rule", .text),
@@ -20,12 +20,12 @@ public enum KitMessage {
     private static let regressionMarker = "Regression test (paste into a test target):"
 
     /// The first line of `text`: the contract's title and the summary.
-    public static func headline(of text: String) -> String {
+    package static func headline(of text: String) -> String {
         String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
     /// The subject named on a `  Subject: X` line, if any.
-    public static func subject(in text: String) -> String? {
+    package static func subject(in text: String) -> String? {
         for line in text.split(separator: "\n") where line.hasPrefix("  Subject: ") {
             return String(line.dropFirst("  Subject: ".count))
         }
@@ -36,7 +36,7 @@ public enum KitMessage {
     /// writes (`Rule`, `Expected`, `Actual`, `Difference`, `Timeline`, `Hint`), and a pasted
     /// regression test as code.
     /// - Parameter text: An issue's comment.
-    public static func sections(of text: String) -> [ReportSection] {
+    package static func sections(of text: String) -> [ReportSection] {
         var body = text
         var regression: String?
         if let marker = text.range(of: regressionMarker) {

@@ -10,7 +10,7 @@ extension ReportCell {
     ///   - verdict: What the cell shows.
     ///   - expected: What the ledger expected, when there is a ledger.
     ///   - headline: The one-line summary; the report's first violation or reason by default.
-    public init(
+    package init(
         report: ContractReport, verdict: ReportVerdict, expected: String? = nil, headline: String? = nil
     ) {
         var sections: [ReportSection] = [ReportSection("Subject", report.subject)]

@@ -1,20 +1,20 @@
 /// One cell of a report page: an implementation against a contract (or an exploration), its
 /// verdict and everything a reader opens it for.
-public struct ReportCell: Hashable, Sendable {
+package struct ReportCell: Hashable, Sendable {
     /// The contract's column ID, such as `P4`.
-    public let column: String
+    package let column: String
     /// The verdict.
-    public let verdict: ReportVerdict
+    package let verdict: ReportVerdict
     /// What the ledger expected (`pass`, `fail`, `skip`), when known.
-    public let expected: String?
+    package let expected: String?
     /// One line: the first violation's summary, the reason it does not apply, or the rule
     /// that blocked it.
-    public let headline: String
+    package let headline: String
     /// The full report, section by section.
-    public let sections: [ReportSection]
+    package let sections: [ReportSection]
 
     /// Creates a cell.
-    public init(
+    package init(
         column: String, verdict: ReportVerdict, expected: String? = nil, headline: String = "",
         sections: [ReportSection] = []
     ) {

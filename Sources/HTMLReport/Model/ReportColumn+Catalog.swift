@@ -3,7 +3,7 @@ import ConformanceKit
 extension ReportColumn {
     /// The column of a contract: its ID, name, tier and rule.
     /// - Parameter contract: The catalogue entry.
-    public init(_ contract: ContractDescriptor) {
+    package init(_ contract: ContractDescriptor) {
         self.init(
             id: contract.id.rawValue, name: contract.name, tier: contract.tier.rawValue, rule: contract.rule)
     }
@@ -11,7 +11,7 @@ extension ReportColumn {
     /// The family heading of a contract ID's letter: `Pagers (P)`, `Write queues (Q)`,
     /// `Servers (S)`, `Invariants (I)`.
     /// - Parameter id: A contract ID such as `P4`.
-    public static func family(of id: String) -> String {
+    package static func family(of id: String) -> String {
         switch id.first {
         case "P": "Pagers (P)"
         case "Q": "Write queues (Q)"

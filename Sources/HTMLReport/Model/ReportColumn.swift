@@ -1,16 +1,16 @@
 /// One column of a report page: a contract (or an explorer's verdict), with its rule.
-public struct ReportColumn: Hashable, Sendable {
+package struct ReportColumn: Hashable, Sendable {
     /// The ID, such as `P4`.
-    public let id: String
+    package let id: String
     /// The short name, such as `late stale response`.
-    public let name: String
+    package let name: String
     /// `required`, `recommended`, or empty when unknown.
-    public let tier: String
+    package let tier: String
     /// The rule's text, shown once per column in the details; empty when unknown.
-    public let rule: String
+    package let rule: String
 
     /// Creates a column.
-    public init(id: String, name: String, tier: String = "", rule: String = "") {
+    package init(id: String, name: String, tier: String = "", rule: String = "") {
         self.id = id
         self.name = name
         self.tier = tier
@@ -18,5 +18,5 @@ public struct ReportColumn: Hashable, Sendable {
     }
 
     /// `P4 late stale response`.
-    public var title: String { name.isEmpty ? id : "\(id) \(name)" }
+    package var title: String { name.isEmpty ? id : "\(id) \(name)" }
 }

@@ -4,23 +4,23 @@
 /// The `conformance` command builds one from a matrix run, from an exploration, or from a
 /// team's Swift Testing event stream; ``ReportPageWriter`` turns it into a single
 /// self-contained HTML file.
-public struct ReportDocument: Hashable, Sendable {
+package struct ReportDocument: Hashable, Sendable {
     /// The page's heading, such as `Conformance matrix`.
-    public let title: String
+    package let title: String
     /// Where the results come from, such as `swift run conformance` or the event stream's path.
-    public let source: String
+    package let source: String
     /// The run's wall time in seconds, when known.
-    public let runSeconds: Double?
+    package let runSeconds: Double?
     /// Lines shown under the totals: the run's own verdict, mismatches, notes.
-    public let notes: [String]
+    package let notes: [String]
     /// The tables.
-    public let groups: [ReportGroup]
+    package let groups: [ReportGroup]
     /// What the totals call the rows: `implementations`, or `rows` when they mix adapters and
     /// other tests.
-    public let rowNoun: String
+    package let rowNoun: String
 
     /// Creates a document.
-    public init(
+    package init(
         title: String, source: String, runSeconds: Double? = nil, notes: [String] = [],
         groups: [ReportGroup], rowNoun: String = "implementations"
     ) {
@@ -33,10 +33,10 @@ public struct ReportDocument: Hashable, Sendable {
     }
 
     /// Every cell of every group.
-    public var cells: [ReportCell] { groups.flatMap { $0.rows.flatMap(\.cells) } }
+    package var cells: [ReportCell] { groups.flatMap { $0.rows.flatMap(\.cells) } }
 
     /// How many cells have each verdict, in the legend's order, unknown words last.
-    public var totals: [(verdict: ReportVerdict, count: Int)] {
+    package var totals: [(verdict: ReportVerdict, count: Int)] {
         var counts: [ReportVerdict: Int] = [:]
         for cell in cells { counts[cell.verdict, default: 0] += 1 }
         let unknown = counts.keys.filter { !ReportVerdict.known.contains($0) }.sorted { $0.word < $1.word }

@@ -1,15 +1,15 @@
 /// One table of a report page: a family of contracts (pagers, write queues, a team's tests)
 /// with its columns and rows.
-public struct ReportGroup: Hashable, Sendable {
+package struct ReportGroup: Hashable, Sendable {
     /// The family's name, such as `Pagers (P)`; the page's family filter uses it.
-    public let family: String
+    package let family: String
     /// The columns, in order.
-    public let columns: [ReportColumn]
+    package let columns: [ReportColumn]
     /// The rows, in order.
-    public let rows: [ReportRow]
+    package let rows: [ReportRow]
 
     /// Creates a group.
-    public init(family: String, columns: [ReportColumn], rows: [ReportRow]) {
+    package init(family: String, columns: [ReportColumn], rows: [ReportRow]) {
         self.family = family
         self.columns = columns
         self.rows = rows

@@ -1,8 +1,8 @@
 /// One labelled part of a cell's or a finding's details: the rule, the expected state, the
 /// timeline, the hint, a regression test.
-public struct ReportSection: Hashable, Sendable {
+package struct ReportSection: Hashable, Sendable {
     /// How the page shows a section.
-    public enum Style: String, Hashable, Sendable {
+    package enum Style: String, Hashable, Sendable {
         /// Prose.
         case text
         /// Preformatted lines (states, differences, timelines); a line starting with `▶` is
@@ -13,14 +13,14 @@ public struct ReportSection: Hashable, Sendable {
     }
 
     /// The label, such as `Rule` or `Timeline (up to the failing step)`.
-    public let title: String
+    package let title: String
     /// The content.
-    public let body: String
+    package let body: String
     /// How to show it.
-    public let style: Style
+    package let style: Style
 
     /// Creates a section.
-    public init(_ title: String, _ body: String, style: Style = .text) {
+    package init(_ title: String, _ body: String, style: Style = .text) {
         self.title = title
         self.body = body
         self.style = style

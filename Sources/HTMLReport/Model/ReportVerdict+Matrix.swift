@@ -7,7 +7,7 @@ extension ReportVerdict {
     /// newer engine adds) keep their word.
     ///
     /// - Parameter entry: The matrix cell.
-    public init(entry: MatrixEntry) {
+    package init(entry: MatrixEntry) {
         let word = entry.report.outcome.word
         switch word {
         case "passed":

@@ -3,39 +3,39 @@
 ///
 /// The known words are the matrix's outcomes; any other word (an outcome a newer engine
 /// reports) is rendered generically with `?` and the word itself, never dropped.
-public struct ReportVerdict: Hashable, Sendable {
+package struct ReportVerdict: Hashable, Sendable {
     /// The machine word, used by the page's outcome filter: `passed`, `failed`, `xfail`,
     /// `xpass`, `warning`, `skipped`, `blocked`, or any other word.
-    public let word: String
+    package let word: String
 
     /// Creates a verdict from its word; unknown words are kept as they are.
     /// - Parameter word: The outcome word.
-    public init(_ word: String) {
+    package init(_ word: String) {
         self.word = word
     }
 
     /// Every check held.
-    public static let passed = ReportVerdict("passed")
+    package static let passed = ReportVerdict("passed")
     /// A check failed and nothing expected it to.
-    public static let failed = ReportVerdict("failed")
+    package static let failed = ReportVerdict("failed")
     /// A check failed as the ledger (or a known issue) expects.
-    public static let expectedFailure = ReportVerdict("xfail")
+    package static let expectedFailure = ReportVerdict("xfail")
     /// Passed although the ledger expects a failure: the contract lost its teeth.
-    public static let unexpectedPass = ReportVerdict("xpass")
+    package static let unexpectedPass = ReportVerdict("xpass")
     /// A recommended rule failed: a warning, not an error.
-    public static let warning = ReportVerdict("warning")
+    package static let warning = ReportVerdict("warning")
     /// The contract does not apply to the implementation; never counted as passed.
-    public static let notApplicable = ReportVerdict("skipped")
+    package static let notApplicable = ReportVerdict("skipped")
     /// A setup step failed because another rule broke; the cell names that rule.
-    public static let blocked = ReportVerdict("blocked")
+    package static let blocked = ReportVerdict("blocked")
 
     /// The known verdicts, in the order the legend lists them.
-    public static let known: [ReportVerdict] = [
+    package static let known: [ReportVerdict] = [
         .passed, .failed, .expectedFailure, .unexpectedPass, .warning, .notApplicable, .blocked,
     ]
 
     /// A symbol that tells the verdict apart without colour.
-    public var symbol: String {
+    package var symbol: String {
         switch word {
         case "passed": "✓"
         case "failed": "✗"
@@ -49,7 +49,7 @@ public struct ReportVerdict: Hashable, Sendable {
     }
 
     /// The short text shown next to the symbol in a cell, as in the console matrix.
-    public var shortLabel: String {
+    package var shortLabel: String {
         switch word {
         case "passed": "pass"
         case "failed": "FAIL"
@@ -63,7 +63,7 @@ public struct ReportVerdict: Hashable, Sendable {
     }
 
     /// The words a reader sees in the legend and the details.
-    public var label: String {
+    package var label: String {
         switch word {
         case "passed": "passed"
         case "failed": "failed"
@@ -77,10 +77,10 @@ public struct ReportVerdict: Hashable, Sendable {
     }
 
     /// The CSS class of the cell: one of the known words, or `other`.
-    public var styleClass: String {
+    package var styleClass: String {
         Self.known.contains(self) ? "v-\(word)" : "v-other"
     }
 
     /// Whether the verdict breaks a run: an unexpected failure or pass.
-    public var isProblem: Bool { self == .failed || self == .unexpectedPass }
+    package var isProblem: Bool { self == .failed || self == .unexpectedPass }
 }

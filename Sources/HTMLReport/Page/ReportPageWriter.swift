@@ -11,14 +11,14 @@ import Foundation
 /// let html = ReportPageWriter().page(for: document)
 /// try ReportPageWriter().write(document, to: URL(fileURLWithPath: "m.html"))
 /// ```
-public struct ReportPageWriter: Sendable {
+package struct ReportPageWriter: Sendable {
     /// Creates a writer.
-    public init() {}
+    package init() {}
 
     /// The page as a string.
     /// - Parameter document: What to show.
     /// - Returns: The whole HTML page.
-    public func page(for document: ReportDocument) -> String {
+    package func page(for document: ReportDocument) -> String {
         var html: [String] = []
         let title = HTMLEscaping.text(document.title)
         html.append("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")
@@ -66,7 +66,7 @@ public struct ReportPageWriter: Sendable {
     ///   - document: What to show.
     ///   - url: Where to write.
     /// - Throws: The file system's error.
-    public func write(_ document: ReportDocument, to url: URL) throws {
+    package func write(_ document: ReportDocument, to url: URL) throws {
         try Data(page(for: document).utf8).write(to: url, options: .atomic)
     }
 

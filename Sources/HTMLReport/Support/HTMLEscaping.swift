@@ -4,14 +4,14 @@
 /// Test names, messages and transcripts hold `<`, `&`, quotes and any Unicode: every one of
 /// them goes through ``text(_:)`` before it reaches the page, and every value embedded in the
 /// page's script goes through ``scriptJSON(_:)``.
-public enum HTMLEscaping {
+package enum HTMLEscaping {
     /// `text` safe to place in HTML element content or in a double- or single-quoted attribute
     /// value: `&`, `<`, `>`, `"` and `'` become character references; everything else,
     /// non-ASCII included, is kept as it is (the page is UTF-8).
     ///
     /// - Parameter text: Any string.
     /// - Returns: The escaped string.
-    public static func text(_ text: String) -> String {
+    package static func text(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {
@@ -35,7 +35,7 @@ public enum HTMLEscaping {
     ///
     /// - Parameter value: Any string.
     /// - Returns: The literal, quotes included.
-    public static func scriptJSON(_ value: String) -> String {
+    package static func scriptJSON(_ value: String) -> String {
         var literal = "\""
         literal.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {

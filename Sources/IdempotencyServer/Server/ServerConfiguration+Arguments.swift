@@ -1,12 +1,12 @@
 extension ServerConfiguration {
     /// A command-line argument the server cannot use.
-    public struct ArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct ArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
         /// What is wrong, in one line.
-        public let description: String
+        package let description: String
     }
 
     /// The `fault-server` usage text.
-    public static let usage = """
+    package static let usage = """
         usage: fault-server [--host ADDRESS] [--port N] [--mode MODE] [--journal PATH]
                             [--allow-reset] [--max-header-bytes N] [--max-body-bytes N]
                             [--idle-timeout SECONDS] [--max-connections N]
@@ -25,7 +25,7 @@ extension ServerConfiguration {
     /// Parses `fault-server` flags (without the program name).
     /// - Parameter arguments: The flags, such as `["--port", "0", "--mode", "ietf"]`.
     /// - Throws: ``ArgumentError`` naming the first flag it cannot use.
-    public init(arguments: [String]) throws {
+    package init(arguments: [String]) throws {
         self.init()
         var remaining = arguments[...]
         func value(for flag: String) throws -> String {

@@ -143,14 +143,7 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     func state() async -> PagerState {
         if snapshotsObserve { observedSinceReport = true }
         guard let snapshot = await adapter?.snapshot() else { return PagerState(visible: []) }
-        return PagerState(
-            visible: snapshot.visibleIDs.map { id in
-                rowsByItemID[id].map(VisibleItem.row) ?? .unrecognized(String(describing: id))
-            },
-            isLoading: snapshot.isLoading,
-            hasMore: snapshot.hasMore,
-            showsError: snapshot.showsError,
-            hasProtocolError: snapshot.hasProtocolError)
+        return PagerState(snapshot, rows: rowsByItemID)
     }
 
     func takeNotes() -> [String] {

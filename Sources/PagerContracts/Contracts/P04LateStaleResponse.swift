@@ -3,14 +3,7 @@ extension PagerContract {
     /// not even the next page position when nothing else is in flight.
     static let lateStaleResponse = PagerContract("P4", requires: .init(queryChange: true)) { t in
         let hint = hint("P4")
-        try await t.loadFirstPage(rows: [1, 2, 3])
-        let a2 = try await t.requestNextPage(2, after: "bottom reached on query A")
-
-        let b1 = try await t.switchQuery(to: "B")
-        try await t.acceptPage(
-            b1, rows: [101, 102], visible: [101, 102], after: "query B's first page arrived",
-            rule: "P4")
-        let b2 = try await t.requestNextPage(2, after: "bottom reached on query B")
+        let (a2, b2) = try await t.loadNextPageAfterStaleRequest()
         let loadingB2 = await t.state()
         try await t.deliver(a2, rows: [103, 104], hasMore: false)
         try await t.expectUnchanged(
@@ -37,16 +30,10 @@ extension PagerContract {
         let d1 = try await t.switchQuery(to: "D")
         try await t.acceptPage(
             d1, rows: [301, 302], visible: [301, 302], after: "query D's first page arrived")
-        let settled = await t.state()
-        try await t.deliver(c2, rows: [203, 204], hasMore: true)
-        try await t.expectUnchanged(
-            since: settled,
+        try await t.expectSettledStaleAnswerChangesNothing(
+            c2, rows: [203, 204],
             after: "the late answer to \(c2), with other rows and a next position, once D's "
-                + "first page was accepted and nothing is in flight", hint: hint)
-        try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2,
-            after: "bottom reached on query D after that stale answer",
-            hint: "The stale answer wrote its next page or cursor before the ticket check: "
-                + "compare the ticket first, then write the position.")
+                + "first page was accepted and nothing is in flight",
+            then: "bottom reached on query D after that stale answer", hint: hint)
     }
 }

@@ -34,16 +34,10 @@ extension PagerContract {
         try await t.acceptPage(
             u1, rows: [0, 1, 2], visible: [0, 1, 2], after: "the third refresh's first page arrived",
             rule: "P11")
-        let settled = await t.state()
-        try await t.deliver(s2, rows: [3, 4], hasMore: true)
-        try await t.expectUnchanged(
-            since: settled,
+        try await t.expectSettledStaleAnswerChangesNothing(
+            s2, rows: [3, 4],
             after: "the late answer to \(s2), issued before the third refresh, once the refreshed "
-                + "first page was accepted and nothing is in flight", hint: hint)
-        try t.expectOneRequest(
-            try await t.bottomReached(), forPage: 2,
-            after: "bottom reached after that stale answer",
-            hint: "The stale answer wrote its next page or cursor before the ticket check: "
-                + "compare the ticket first, then write the position.")
+                + "first page was accepted and nothing is in flight",
+            then: "bottom reached after that stale answer", hint: hint)
     }
 }

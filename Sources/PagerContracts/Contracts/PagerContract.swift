@@ -11,21 +11,21 @@ import ConformanceKit
 /// ```
 public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
     /// What a contract needs from an adapter.
-    public struct Requirements: Hashable, Sendable {
+    package struct Requirements: Hashable, Sendable {
         /// Only cursor pagination can express the contract.
-        public var cursors = false
+        package var cursors = false
         /// The contract needs these triggers.
-        public var triggers: PagerCapabilities.Triggers = []
+        package var triggers: PagerCapabilities.Triggers = []
         /// The contract delivers one response twice (a completion handler that runs twice).
-        public var redelivery = false
+        package var redelivery = false
         /// The contract is about an earlier query's answers: it needs a query change.
-        public var queryChange = false
+        package var queryChange = false
     }
 
     /// The catalogue entry: ID, name, rule, tier.
     public let descriptor: ContractDescriptor
     /// What the contract needs from an adapter.
-    public let requirements: Requirements
+    package let requirements: Requirements
     /// Set by ``all(for:)``: whether the contract applies to that adapter.
     public let applicability: Applicability?
 
@@ -58,7 +58,7 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
     public var description: String { descriptor.title }
 
     /// Whether an adapter with `capabilities` can run this contract at `level`, and if not, why.
-    public func applicability(
+    package func applicability(
         for capabilities: PagerCapabilities, level: IntegrationLevel = .model
     ) -> Applicability {
         if level == .async && !TimelineScheduler<PageLoad, PageResponse>.escalationAvailable {

@@ -10,23 +10,14 @@ extension PagerSchedule {
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
-    public func regressionTest(
+    package func regressionTest(
         typeName name: String, reference: String? = nil, module: String, invariant: ContractDescriptor, provenance: String,
         originalSteps: Int
     ) -> String {
-        let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
-        // Spelled in two parts so no line of this library's source starts with the attribute:
-        // the printed text is a test for the user's target, not one declared here.
-        let testAttribute = "@" + "Test"
-        return """
-            // Found by the conformance kit's explorer (\(provenance)): \(invariant.title).
-            // Shrunk from \(originalSteps) to \(steps.count) steps. Needs `import Testing`,
-            // `import ConformanceTesting` and the module that declares \(name) (\(module)).
-            \(testAttribute)("\(name): \(invariant.title) (explorer regression)")
-            func \(function)ExplorerRegression() async {
-                let schedule: PagerSchedule = \(swiftLiteral(indent: "    "))
-                await schedule.check(\(name).self\(reference.map { ", comparingWith: \($0).self" } ?? ""))
-            }
-            """
+        RegressionTestSource.test(
+            scheduleType: "PagerSchedule", literal: swiftLiteral(indent: "    "), steps: steps.count,
+            typeName: name,
+            checkArguments: "\(name).self" + (reference.map { ", comparingWith: \($0).self" } ?? ""),
+            module: module, invariant: invariant, provenance: provenance, originalSteps: originalSteps)
     }
 }

@@ -2,7 +2,7 @@ import ConformanceKit
 
 extension PagerSchedule {
     /// The descriptor a schedule's report names: the six pager invariants of the catalogue.
-    public static let invariants = ContractDescriptor(
+    package static let invariants = ContractDescriptor(
         id: "I1–I6", name: "exploration invariants",
         rule: ContractCatalog.invariants.prefix(6).map { "\($0.id) \($0.name)." }.joined(separator: " "))
 

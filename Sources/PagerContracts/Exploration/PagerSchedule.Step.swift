@@ -22,7 +22,7 @@ extension PagerSchedule {
         case fail(request: Int, PageFailure)
 
         /// The step as Swift code, such as `.deliver(request: 2, rows: [3, 4], hasMore: false)`.
-        public var swiftCode: String {
+        package var swiftCode: String {
             switch self {
             case .bottomReached: return ".bottomReached"
             case .changeQuery: return ".changeQuery"

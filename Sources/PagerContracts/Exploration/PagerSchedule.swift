@@ -36,9 +36,7 @@ public struct PagerSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
 
     /// The schedule as a Swift array literal: `[\n    .bottomReached,\n]`.
     /// - Parameter indent: The indentation of the closing bracket.
-    public func swiftLiteral(indent: String) -> String {
-        guard !steps.isEmpty else { return "[]" }
-        let lines = steps.map { "\(indent)    \($0.swiftCode)," }
-        return "[\n" + lines.joined(separator: "\n") + "\n\(indent)]"
+    package func swiftLiteral(indent: String) -> String {
+        RegressionTestSource.arrayLiteral(steps.map(\.swiftCode), indent: indent)
     }
 }

@@ -44,16 +44,7 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     }
 
     func state() async -> PagerState {
-        let snapshot = adapter.snapshot()
-        return PagerState(
-            visible: snapshot.visibleIDs.map { id in
-                rowsByItemID[id].map(VisibleItem.row) ?? .unrecognized(String(describing: id))
-            },
-            isLoading: snapshot.isLoading,
-            hasMore: snapshot.hasMore,
-            showsError: snapshot.showsError,
-            hasProtocolError: snapshot.hasProtocolError
-        )
+        PagerState(adapter.snapshot(), rows: rowsByItemID)
     }
 
     private func register(_ request: PageRequest<Adapter.Ticket>?) -> [PagePosition] {

@@ -1,21 +1,21 @@
 /// A request the pager started, as the timeline recorded it.
-public struct PageRequestRecord: Hashable, Sendable, CustomStringConvertible {
+package struct PageRequestRecord: Hashable, Sendable, CustomStringConvertible {
     /// The request's number in the timeline, from 1.
-    public let number: Int
+    package let number: Int
     /// The kit's query when the request started.
-    public let query: String
+    package let query: String
     /// How many query changes and refreshes had happened when it started.
-    public let generation: Int
+    package let generation: Int
     /// What the pager asked for.
-    public let position: PagePosition
+    package let position: PagePosition
     /// The page the request asks for, resolved from its page number or cursor; `nil` for a
     /// cursor the kit never issued.
-    public let page: Int?
+    package let page: Int?
     /// Where a cursor came from, when it came from another query or generation.
     let cursorOrigin: String?
 
     /// `request #3 (page 2 of query A)`.
-    public var description: String {
+    package var description: String {
         let what = page.map { "page \($0) of query \(query)" } ?? "an unknown page of query \(query)"
         switch position {
         case .page:

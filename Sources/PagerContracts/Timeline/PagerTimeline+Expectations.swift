@@ -4,7 +4,7 @@ extension PagerTimeline {
     /// Fails the contract with a bug report at the current step, or, inside a setup step that
     /// depends on another rule (``setup(_:_:)``), blocks it by that rule, with that rule's hint.
     /// - Returns: The error that stops the timeline; `throw` it.
-    public func violation(
+    package func violation(
         _ summary: String, expected: String? = nil, actual: String? = nil,
         difference: String? = nil, hint: String? = nil
     ) -> TimelineStop {
@@ -35,7 +35,7 @@ extension PagerTimeline {
     /// cursors: carrying the cursor of the last accepted response, or none for page 1).
     /// - Returns: The request.
     @discardableResult
-    public func expectOneRequest(
+    package func expectOneRequest(
         _ started: [PageRequestRecord], forPage page: Int, after action: String,
         hint: String? = nil
     ) throws -> PageRequestRecord {
@@ -68,7 +68,7 @@ extension PagerTimeline {
     /// Expects `started` to be empty.
     /// - Parameters:
     ///   - reason: Why no request may start, such as `page 2 is still in flight`.
-    public func expectNoRequest(
+    package func expectNoRequest(
         _ started: [PageRequestRecord], after action: String, because reason: String,
         hint: String? = nil
     ) throws {
@@ -81,8 +81,44 @@ extension PagerTimeline {
             hint: hint)
     }
 
+    /// Expects a bottom trigger after `what` to start no request; where another trigger could
+    /// not be observed (``triggerUnobservable``), notes the check as left out instead.
+    /// - Parameters:
+    ///   - reason: Why no request may start, such as `page 2 is still in flight`.
+    package func expectNoRequestOnBottomReached(
+        after what: String, because reason: String, hint: String? = nil
+    ) async throws {
+        if let unobservable = triggerUnobservable {
+            skipCheck("a bottom trigger after \(what)", because: unobservable)
+        } else {
+            try expectNoRequest(
+                try await bottomReached(), after: "bottom reached after \(what)", because: reason,
+                hint: hint)
+        }
+    }
+
+    /// Answers `stale` with `rows` and a next position once the current generation's first
+    /// page is accepted and nothing is in flight, and expects that to change nothing, not even
+    /// the next page: no current answer comes after it to overwrite a position it wrote before
+    /// its ticket check (P4, P11).
+    /// - Parameters:
+    ///   - action: The stale answer, as the failure names it.
+    ///   - nextAction: The bottom trigger after it, expected to ask for page 2.
+    package func expectSettledStaleAnswerChangesNothing(
+        _ stale: PageRequestRecord, rows: [Int], after action: String, then nextAction: String,
+        hint: String? = nil
+    ) async throws {
+        let settled = await state()
+        try await deliver(stale, rows: rows, hasMore: true)
+        try await expectUnchanged(since: settled, after: action, hint: hint)
+        try expectOneRequest(
+            try await bottomReached(), forPage: 2, after: nextAction,
+            hint: "The stale answer wrote its next page or cursor before the ticket check: "
+                + "compare the ticket first, then write the position.")
+    }
+
     /// Expects the visible items to be exactly `ids`, in order.
-    public func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
+    package func expectVisible(_ ids: [Int], after action: String, hint: String? = nil)
         async throws
     {
         var now = await state()
@@ -100,21 +136,11 @@ extension PagerTimeline {
     }
 
     /// Expects nothing the user sees to differ from `before`.
-    public func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
+    package func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
         async throws
     {
         let now = await state()
-        var changed: [String] = []
-        if now.visible != before.visible { changed.append("the visible items changed") }
-        func compare(_ name: String, _ path: KeyPath<PagerState, Bool?>) {
-            if let old = before[keyPath: path], let new = now[keyPath: path], old != new {
-                changed.append("\(name) changed from \(old) to \(new)")
-            }
-        }
-        compare("loading", \.isLoading)
-        compare("hasMore", \.hasMore)
-        compare("the error state", \.showsError)
-        compare("the protocol-error state", \.hasProtocolError)
+        let changed = now.changes(since: before)
         guard !changed.isEmpty else { return }
         throw violation(
             "Expected nothing to change after \(action), but "
@@ -127,7 +153,7 @@ extension PagerTimeline {
 
     /// Expects a reported state to have `value`; when the adapter does not report it, notes
     /// that it was not checked.
-    public func expectState(
+    package func expectState(
         _ path: KeyPath<PagerState, Bool?>, _ value: Bool, named name: String,
         after action: String, hint: String? = nil
     ) async throws {
@@ -147,7 +173,7 @@ extension PagerTimeline {
     /// The request that loads the current query's first page: the one `started` holds, or, for
     /// a pager that waits for the next trigger, the one the next bottom trigger starts. Both
     /// conform.
-    public func firstPageRequest(after started: [PageRequestRecord], of action: String)
+    package func firstPageRequest(after started: [PageRequestRecord], of action: String)
         async throws -> PageRequestRecord
     {
         if !started.isEmpty {

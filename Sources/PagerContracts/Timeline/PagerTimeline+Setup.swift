@@ -4,7 +4,7 @@ extension PagerTimeline {
     /// The first load of the list: the appear event when the adapter declares `.appear`,
     /// otherwise the first bottom trigger. Expected to start one request, for page 1; a pager
     /// that cannot do that breaks P1, so elsewhere this is a setup step blocked by P1.
-    public func firstLoad() async throws -> PageRequestRecord {
+    package func firstLoad() async throws -> PageRequestRecord {
         try await setup("P1") {
             if capabilities.triggers.contains(.appear) {
                 return try expectOneRequest(try await appear(), forPage: 1, after: "the list appeared")
@@ -16,7 +16,7 @@ extension PagerTimeline {
 
     /// The first load, answered with `rows`, and those rows visible (a setup step: P1).
     @discardableResult
-    public func loadFirstPage(rows: [Int], hasMore: Bool = true) async throws -> PageRequestRecord {
+    package func loadFirstPage(rows: [Int], hasMore: Bool = true) async throws -> PageRequestRecord {
         let request = try await firstLoad()
         try await acceptPage(request, rows: rows, hasMore: hasMore, visible: rows, after: "page 1 arrived")
         return request
@@ -24,7 +24,7 @@ extension PagerTimeline {
 
     /// A bottom trigger expected to start one request, for `page` of the current query (for
     /// cursors, with the last accepted cursor). A setup step: P1 (P9 for a wrong cursor).
-    public func requestNextPage(_ page: Int, after action: String) async throws -> PageRequestRecord {
+    package func requestNextPage(_ page: Int, after action: String) async throws -> PageRequestRecord {
         try await setup("P1") {
             try expectOneRequest(try await bottomReached(), forPage: page, after: action)
         }
@@ -32,7 +32,7 @@ extension PagerTimeline {
 
     /// Delivers an ordinary page (new IDs only) and expects exactly `visible` (a setup step:
     /// P1, or `rule`, such as P4 for a new query's first page).
-    public func acceptPage(
+    package func acceptPage(
         _ request: PageRequestRecord, rows: [Int], hasMore: Bool = true, visible: [Int],
         after action: String, rule: ContractID = "P1"
     ) async throws {
@@ -45,7 +45,7 @@ extension PagerTimeline {
     /// The control for a negative check: a bottom trigger while `what` loads starts no
     /// request (P1). Run it before the stale answer, so that a request after the stale answer
     /// is the stale answer's doing.
-    public func expectIgnoredWhileLoading(_ what: String) async throws {
+    package func expectIgnoredWhileLoading(_ what: String) async throws {
         try await setup("P1") {
             try expectNoRequest(
                 try await bottomReached(), after: "bottom reached while \(what) loads",
@@ -53,10 +53,27 @@ extension PagerTimeline {
         }
     }
 
+    /// The start of the stale-answer contracts (P4, P5, P8): page 1 of query A accepted and
+    /// page 2 of A requested, then query B's first page accepted and page 2 of B requested.
+    /// Setup steps: P1, and P4 (P9 for cursors) for query B's first page.
+    /// - Returns: Page 2 of A, stale from the query change on, and page 2 of B, in flight.
+    package func loadNextPageAfterStaleRequest() async throws
+        -> (stale: PageRequestRecord, current: PageRequestRecord)
+    {
+        try await loadFirstPage(rows: [1, 2, 3])
+        let stale = try await requestNextPage(2, after: "bottom reached on query A")
+
+        let first = try await switchQuery(to: "B")
+        try await acceptPage(
+            first, rows: [101, 102], visible: [101, 102], after: "query B's first page arrived",
+            rule: "P4")
+        return (stale, try await requestNextPage(2, after: "bottom reached on query B"))
+    }
+
     /// Changes the query and returns the new query's first-page request (loaded by the query
     /// change, or by the next bottom trigger). A setup step: P9 for cursors (the first
     /// request of a query carries no cursor), P4 for page numbers, unless `rule` says.
-    public func switchQuery(to newQuery: String, rule: ContractID? = nil) async throws
+    package func switchQuery(to newQuery: String, rule: ContractID? = nil) async throws
         -> PageRequestRecord
     {
         let action = "the query change to \(newQuery)"
@@ -67,7 +84,7 @@ extension PagerTimeline {
 
     /// Refreshes and returns the refreshed first-page request (a setup step: P11 unless
     /// `rule` says; P9 for a wrong cursor).
-    public func refreshList(_ action: String = "refresh", rule: ContractID = "P11") async throws
+    package func refreshList(_ action: String = "refresh", rule: ContractID = "P11") async throws
         -> PageRequestRecord
     {
         try await setup(rule) {
@@ -76,7 +93,7 @@ extension PagerTimeline {
     }
 
     /// A new generation: a query change when the adapter has one, otherwise a refresh.
-    public func newGeneration(query newQuery: String, rule: ContractID? = nil) async throws
+    package func newGeneration(query newQuery: String, rule: ContractID? = nil) async throws
         -> PageRequestRecord
     {
         if capabilities.changesQuery { return try await switchQuery(to: newQuery, rule: rule) }

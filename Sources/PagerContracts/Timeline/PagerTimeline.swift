@@ -8,26 +8,26 @@ import ConformanceKit
 ///
 /// The pager starts on query `"A"`, generation 0. Each query change or refresh starts a new
 /// generation; a request from an earlier generation is stale.
-public final class PagerTimeline {
+package final class PagerTimeline {
     let driver: any PagerDriving
     let recorder: TimelineRecorder
 
     /// The adapter's declared capabilities.
-    public let capabilities: PagerCapabilities
+    package let capabilities: PagerCapabilities
     /// The current query.
-    public private(set) var query = "A"
+    package private(set) var query = "A"
     /// The current generation (query changes and refreshes so far).
-    public private(set) var generation = 0
+    package private(set) var generation = 0
     /// Every request the pager started, in order.
-    public private(set) var requests: [PageRequestRecord] = []
+    package private(set) var requests: [PageRequestRecord] = []
     /// The tier of the contract's own findings from here on; a contract lowers it for its
     /// recommended part. A setup step blocked by another rule takes that rule's tier instead.
-    public var tier: ContractTier
+    package var tier: ContractTier
     /// The contract whose timeline this is.
-    public let contract: ContractID
+    package let contract: ContractID
     /// The rule a setup step running now depends on (see ``setup(_:_:)``), or `nil` while the
     /// contract checks its own rule.
-    public private(set) var setupRule: ContractID?
+    package private(set) var setupRule: ContractID?
 
     private var answerCounts: [Int: Int] = [:]
     private var followUpShift: [Int: Int] = [:]
@@ -52,7 +52,7 @@ public final class PagerTimeline {
     /// only holds if `rule` holds. A check failing inside it blocks the contract by `rule`
     /// (reported with that rule's text and hint) instead of failing it, unless `rule` is the
     /// contract's own. Nested setups keep the innermost rule.
-    public func setup<T>(_ rule: ContractID, _ body: () async throws -> T) async throws -> T {
+    package func setup<T>(_ rule: ContractID, _ body: () async throws -> T) async throws -> T {
         let outer = setupRule
         setupRule = rule
         defer { setupRule = outer }
@@ -61,10 +61,10 @@ public final class PagerTimeline {
 
     /// Why another trigger fired now could not be observed (the async level's priority ladder
     /// is used up by the triggers still waiting), or `nil` when it can.
-    public var triggerUnobservable: String? { driver.triggerUnobservable }
+    package var triggerUnobservable: String? { driver.triggerUnobservable }
 
     /// Notes in the transcript that a check was left out, and why.
-    public func skipCheck(_ check: String, because reason: String) {
+    package func skipCheck(_ check: String, because reason: String) {
         recorder.record("— not checked: \(check) (\(reason)) —")
         recorder.note("Not checked: \(check), because \(reason).")
     }
@@ -76,23 +76,23 @@ public final class PagerTimeline {
     func answerCount(of request: PageRequestRecord) -> Int { answerCounts[request.number, default: 0] }
 
     /// Whether one response can be delivered twice at this level (see P3).
-    public var canDeliverTwice: Bool { driver.canDeliverTwice }
+    package var canDeliverTwice: Bool { driver.canDeliverTwice }
 
     /// `true` when the pager uses cursors.
-    public var usesCursors: Bool { capabilities.pagination == .cursors }
+    package var usesCursors: Bool { capabilities.pagination == .cursors }
 
     // MARK: - Triggers
 
     /// The user reached the bottom of the list.
     /// - Returns: The requests the trigger started (none when ignored, joined or rejected).
     @discardableResult
-    public func bottomReached() async throws -> [PageRequestRecord] {
+    package func bottomReached() async throws -> [PageRequestRecord] {
         try await fire(.bottomReached)
     }
 
     /// The filter changed to `newQuery`: a new generation starts.
     @discardableResult
-    public func changeQuery(to newQuery: String) async throws -> [PageRequestRecord] {
+    package func changeQuery(to newQuery: String) async throws -> [PageRequestRecord] {
         query = newQuery
         generation += 1
         return try await fire(.changeQuery(newQuery))
@@ -100,33 +100,33 @@ public final class PagerTimeline {
 
     /// Pull-to-refresh: a new generation of the same query.
     @discardableResult
-    public func refresh() async throws -> [PageRequestRecord] {
+    package func refresh() async throws -> [PageRequestRecord] {
         generation += 1
         return try await fire(.refresh)
     }
 
     /// The user tapped retry.
     @discardableResult
-    public func retry() async throws -> [PageRequestRecord] {
+    package func retry() async throws -> [PageRequestRecord] {
         try await fire(.retry)
     }
 
     /// The list appeared (the first load of an adapter that declares `.appear`).
     @discardableResult
-    public func appear() async throws -> [PageRequestRecord] {
+    package func appear() async throws -> [PageRequestRecord] {
         try await fire(.appear)
     }
 
     /// A trigger that loads pages until the screen is full.
     @discardableResult
-    public func fillScreen() async throws -> [PageRequestRecord] {
+    package func fillScreen() async throws -> [PageRequestRecord] {
         try await fire(.fillScreen)
     }
 
     // MARK: - Answers
 
     /// The cursor a response carries.
-    public enum NextCursor: Hashable, Sendable {
+    package enum NextCursor: Hashable, Sendable {
         /// A fresh cursor for the next page (none when `hasMore` is false).
         case generated
         /// Exactly this cursor.
@@ -135,7 +135,7 @@ public final class PagerTimeline {
 
     /// What the kit does with requests a pager chains by itself in reaction to an answer (a
     /// pager that fetches pages until a screenful is visible).
-    public enum FollowUps: Hashable, Sendable {
+    package enum FollowUps: Hashable, Sendable {
         /// The kit answers each one at once with new rows (`hasMore` true), as a server would,
         /// until the pager stops chaining; the contract's own page numbers then count from the
         /// pages the contract delivered (the follow-ups shift the pager's page numbers, which
@@ -159,7 +159,7 @@ public final class PagerTimeline {
     ///     (default) or returns them.
     /// - Returns: Requests the pager started in response that the kit did not answer.
     @discardableResult
-    public func deliver(
+    package func deliver(
         _ request: PageRequestRecord, rows: [Int], hasMore: Bool, cursor: NextCursor = .generated,
         followUps: FollowUps = .answered
     ) async throws -> [PageRequestRecord] {
@@ -254,20 +254,20 @@ public final class PagerTimeline {
 
     /// Answers `request` with a failure.
     @discardableResult
-    public func fail(_ request: PageRequestRecord, with failure: PageFailure) async throws
+    package func fail(_ request: PageRequestRecord, with failure: PageFailure) async throws
         -> [PageRequestRecord]
     {
         try await answer(request, with: .failure(failure))
     }
 
     /// What the user sees now.
-    public func state() async -> PagerState {
+    package func state() async -> PagerState {
         recorder.setWaiting(for: "a snapshot of the pager")
         return await driver.state()
     }
 
     /// Marks the start of a section in the transcript, such as the recommended part of a rule.
-    public func section(_ title: String) {
+    package func section(_ title: String) {
         recorder.record("— \(title) —")
     }
 

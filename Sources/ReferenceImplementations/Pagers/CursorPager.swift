@@ -3,9 +3,9 @@
 ///
 /// The same ticket discipline as ``Pager``, with the cursor in the ticket: a stale or
 /// duplicate response can never move the cursor, and a new query starts with no cursor.
-public struct CursorPager<ID: Hashable & Sendable>: Sendable {
+package struct CursorPager<ID: Hashable & Sendable>: Sendable {
     /// Why automatic loading stopped.
-    public enum ProtocolError: Hashable, Sendable {
+    package enum ProtocolError: Hashable, Sendable {
         /// The server returned the cursor that was requested while saying there are more.
         case cursorDidNotAdvance(String?)
         /// The server returned a cursor already requested in this query (a cycle).
@@ -17,37 +17,37 @@ public struct CursorPager<ID: Hashable & Sendable>: Sendable {
     }
 
     /// The current query generation.
-    public private(set) var generation = 0
+    package private(set) var generation = 0
     /// The cursor the next request carries (`nil` for the first page).
-    public private(set) var nextCursor: String?
+    package private(set) var nextCursor: String?
     /// The visible IDs, de-duplicated, in the server's order.
-    public private(set) var ids: [ID] = []
+    package private(set) var ids: [ID] = []
     /// The request whose response may be accepted.
-    public private(set) var inFlight: CursorTicket?
+    package private(set) var inFlight: CursorTicket?
     /// Whether the last accepted response said more pages exist.
-    public private(set) var hasMore = true
+    package private(set) var hasMore = true
     /// Whether the current page failed.
-    public private(set) var failed = false
+    package private(set) var failed = false
     /// Why automatic loading stopped, if it did.
-    public private(set) var protocolError: ProtocolError?
+    package private(set) var protocolError: ProtocolError?
     /// How many pages in a row may add nothing before loading stops.
-    public let noProgressLimit: Int
+    package let noProgressLimit: Int
 
     private var requestedCursors: Set<String> = []
     private var pagesWithoutProgress = 0
     private var fillTarget: Int?
 
     /// Creates an empty pager.
-    public init(noProgressLimit: Int = 3) {
+    package init(noProgressLimit: Int = 3) {
         self.noProgressLimit = noProgressLimit
     }
 
     /// Whether a request is in flight.
-    public var isLoading: Bool { inFlight != nil }
+    package var isLoading: Bool { inFlight != nil }
 
     /// Starts loading the next page, or returns `nil` when one is in flight, the list ended,
     /// or a protocol error stopped loading.
-    public mutating func start() -> CursorTicket? {
+    package mutating func start() -> CursorTicket? {
         guard hasMore, protocolError == nil, inFlight == nil else { return nil }
         let ticket = CursorTicket(generation: generation, cursor: nextCursor)
         if let cursor = nextCursor { requestedCursors.insert(cursor) }
@@ -56,7 +56,7 @@ public struct CursorPager<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Starts a new query (filter change or refresh): no cursor, every earlier ticket stale.
-    public mutating func reset() {
+    package mutating func reset() {
         generation += 1
         nextCursor = nil
         ids = []
@@ -72,7 +72,7 @@ public struct CursorPager<ID: Hashable & Sendable>: Sendable {
     /// Accepts a response if `ticket` is the one in flight, storing its cursor.
     /// - Returns: Whether the response was accepted.
     @discardableResult
-    public mutating func finish(
+    package mutating func finish(
         _ ticket: CursorTicket, rows: [ID], hasMore: Bool, nextCursor: String?
     ) -> Bool {
         guard inFlight == ticket else { return false }
@@ -103,7 +103,7 @@ public struct CursorPager<ID: Hashable & Sendable>: Sendable {
     /// Records a failure if `ticket` is the one in flight; the cursor stays, so the next
     /// ``start()`` retries the same page.
     @discardableResult
-    public mutating func fail(_ ticket: CursorTicket) -> Bool {
+    package mutating func fail(_ ticket: CursorTicket) -> Bool {
         guard inFlight == ticket else { return false }
         inFlight = nil
         failed = true
@@ -112,13 +112,13 @@ public struct CursorPager<ID: Hashable & Sendable>: Sendable {
     }
 
     /// Starts filling the screen until `minimumCount` items are visible.
-    public mutating func fill(minimumCount: Int) -> CursorTicket? {
+    package mutating func fill(minimumCount: Int) -> CursorTicket? {
         fillTarget = minimumCount
         return continueFill()
     }
 
     /// During a fill, starts the next page if the screen is not full yet.
-    public mutating func continueFill() -> CursorTicket? {
+    package mutating func continueFill() -> CursorTicket? {
         guard let target = fillTarget, ids.count < target, let ticket = start() else {
             fillTarget = nil
             return nil

@@ -17,7 +17,7 @@ import Foundation
 /// try await queue.submit(operationID: "op-1", body: ticketJSON)
 /// try await queue.runSendingPass()   // returns when nothing is pending
 /// ```
-public actor FileWriteQueue {
+package actor FileWriteQueue {
     private let storage: TaskDirectory
     private let transport: any QueueTransport
     private let clock: any QueueClock
@@ -35,7 +35,7 @@ public actor FileWriteQueue {
     ///   - policy: Classification and backoff.
     ///   - makeKey: Makes a fresh idempotency key; a random UUID by default.
     /// - Throws: When the directory cannot be created.
-    public init(
+    package init(
         directory: URL, transport: any QueueTransport, clock: any QueueClock,
         policy: RetryPolicy = RetryPolicy(),
         makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
@@ -53,7 +53,7 @@ public actor FileWriteQueue {
     ///   - body: The request body, sent byte for byte on every attempt.
     /// - Returns: The stored task.
     @discardableResult
-    public func submit(operationID: String, body: Data) throws -> StoredTask {
+    package func submit(operationID: String, body: Data) throws -> StoredTask {
         let now = clock.now
         let task = StoredTask(
             operationID: operationID, key: makeKey(), body: body, createdAt: now,
@@ -68,7 +68,7 @@ public actor FileWriteQueue {
     /// Returns when no task is pending (or every pending one is leased by another pass), or
     /// when the pass is cancelled.
     /// - Throws: When the storage cannot be read or written.
-    public func runSendingPass() async throws {
+    package func runSendingPass() async throws {
         while !Task.isCancelled {
             let candidates = try storage.load().filter { $0.status == .pending && !leased.contains($0.operationID) }
             guard let next = candidates.min(by: { ($0.nextAttemptAt, $0.sequence) < ($1.nextAttemptAt, $1.sequence) })
@@ -88,12 +88,12 @@ public actor FileWriteQueue {
     }
 
     /// The queue's log lines, oldest first. They never contain a body.
-    public func logLines() -> [String] {
+    package func logLines() -> [String] {
         log
     }
 
     /// The tasks stored in `directory`, as a relaunch would find them.
-    public static func storedTasks(in directory: URL) throws -> [StoredTask] {
+    package static func storedTasks(in directory: URL) throws -> [StoredTask] {
         try TaskDirectory(url: directory).load()
     }
 

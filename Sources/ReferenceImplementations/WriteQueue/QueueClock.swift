@@ -2,7 +2,7 @@
 ///
 /// Times are durations since the clock's origin, so they can be stored with a task. In an app,
 /// bridge a `ContinuousClock`; under test, the conformance kit's manual clock.
-public protocol QueueClock: Sendable {
+package protocol QueueClock: Sendable {
     /// The time since the clock's origin.
     var now: Duration { get }
 

@@ -3,7 +3,7 @@ import Foundation
 /// What ``FileWriteQueue`` sends through: `POST` with an `Idempotency-Key` header.
 ///
 /// In an app this wraps `URLSession`; under test, the conformance kit's controlled transport.
-public protocol QueueTransport: Sendable {
+package protocol QueueTransport: Sendable {
     /// Sends one request and returns the HTTP status of the answer.
     /// - Parameters:
     ///   - idempotencyKey: The key chosen when the task was submitted.

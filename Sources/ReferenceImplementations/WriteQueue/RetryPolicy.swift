@@ -1,18 +1,18 @@
 /// How ``FileWriteQueue`` classifies answers and spaces retries.
-public struct RetryPolicy: Hashable, Sendable {
+package struct RetryPolicy: Hashable, Sendable {
     /// The first retry delay; each further unknown outcome doubles it.
-    public var baseDelay: Duration
+    package var baseDelay: Duration
     /// The longest delay between two retries.
-    public var maximumDelay: Duration
+    package var maximumDelay: Duration
     /// Client errors retried with the same key after a backoff. 400 and 422 never are.
-    public var retryableClientErrors: Set<Int>
+    package var retryableClientErrors: Set<Int>
     /// `true` when the server follows the IETF idempotency-key draft: 409 means "still being
     /// processed" (retry later) and 422 means "key used with a different body" (stop). `false`
     /// (the source document's contract): 409 means "different body" and stops the task.
-    public var conflictMeansInFlight: Bool
+    package var conflictMeansInFlight: Bool
 
     /// Creates a policy.
-    public init(
+    package init(
         baseDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30),
         retryableClientErrors: Set<Int> = [408, 429], conflictMeansInFlight: Bool = false
     ) {
@@ -23,13 +23,13 @@ public struct RetryPolicy: Hashable, Sendable {
     }
 
     /// The delay before retry number `attempt` (1 for the first retry): doubling, capped.
-    public func delay(afterAttempt attempt: Int) -> Duration {
+    package func delay(afterAttempt attempt: Int) -> Duration {
         let doublings = min(max(attempt - 1, 0), 30)
         return min(maximumDelay, baseDelay * (1 << doublings))
     }
 
     /// What an HTTP status means for the task that got it.
-    public func verdict(forStatus status: Int) -> Verdict {
+    package func verdict(forStatus status: Int) -> Verdict {
         switch status {
         case 200..<300:
             return .completed
@@ -47,7 +47,7 @@ public struct RetryPolicy: Hashable, Sendable {
     }
 
     /// What an answer means for its task.
-    public enum Verdict: Hashable, Sendable {
+    package enum Verdict: Hashable, Sendable {
         /// An explicit success: the task is done.
         case completed
         /// The outcome is unknown or temporary: keep the task, retry after a backoff.

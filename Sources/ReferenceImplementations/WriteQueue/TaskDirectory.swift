@@ -2,19 +2,19 @@ import Foundation
 
 /// The durable storage of ``FileWriteQueue``: one JSON file per task in a directory, each
 /// written atomically (a crash leaves the old file or the new one, never half of one).
-public struct TaskDirectory: Sendable {
+package struct TaskDirectory: Sendable {
     /// The directory.
-    public let url: URL
+    package let url: URL
 
     /// Storage in `url`, created if needed.
     /// - Throws: When the directory cannot be created.
-    public init(url: URL) throws {
+    package init(url: URL) throws {
         self.url = url
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// Every stored task, in submit order.
-    public func load() throws -> [StoredTask] {
+    package func load() throws -> [StoredTask] {
         let decoder = JSONDecoder()
         return try FileManager.default.contentsOfDirectory(atPath: url.path)
             .filter { $0.hasPrefix("task-") && $0.hasSuffix(".json") }
@@ -23,19 +23,19 @@ public struct TaskDirectory: Sendable {
     }
 
     /// Writes `task` atomically, replacing its previous version.
-    public func save(_ task: StoredTask) throws {
+    package func save(_ task: StoredTask) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(task).write(to: file(for: task), options: .atomic)
     }
 
     /// Removes `task` (it completed).
-    public func remove(_ task: StoredTask) throws {
+    package func remove(_ task: StoredTask) throws {
         try FileManager.default.removeItem(at: file(for: task))
     }
 
     /// The sequence number for a new task: one more than any stored.
-    public func nextSequence() throws -> Int {
+    package func nextSequence() throws -> Int {
         (try load().map(\.sequence).max() ?? 0) + 1
     }
 

@@ -48,7 +48,7 @@ public struct ServerContract: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the contract can run: S5 needs a way to restart the server.
     /// - Parameter canRestart: `true` when a restart closure will be given.
-    public func applicability(canRestart: Bool) -> Applicability {
+    package func applicability(canRestart: Bool) -> Applicability {
         guard descriptor.id == "S5", !canRestart else { return .applicable }
         return .notApplicable(
             reason: "S5 needs to restart the server, and no restart closure was given; durability was not checked")

@@ -96,7 +96,7 @@ public struct QueueCapabilities: Hashable, Sendable {
     ///
     /// 400 and 422 never are, whatever is declared; a 4xx that is neither declared retryable
     /// nor terminal must not be retried blindly, so it counts as terminal.
-    public func retries(clientError status: Int) -> Bool {
+    package func retries(clientError status: Int) -> Bool {
         guard status != 400, status != 422 else { return false }
         return retryableStatusCodes.contains(status) && !terminalStatusCodes.contains(status)
     }

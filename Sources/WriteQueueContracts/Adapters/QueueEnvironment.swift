@@ -16,7 +16,7 @@ public struct QueueEnvironment: Sendable {
     public let launch: Int
 
     /// Creates an environment.
-    public init(transport: ControlledTransport, clock: ManualClock, launch: Int = 1) {
+    package init(transport: ControlledTransport, clock: ManualClock, launch: Int = 1) {
         self.transport = transport
         self.clock = clock
         self.launch = launch

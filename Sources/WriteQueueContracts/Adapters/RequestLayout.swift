@@ -47,7 +47,7 @@ public struct RequestLayout: Hashable, Sendable {
 
     /// The key and the operation's canonical body (sorted keys, the key field removed) of
     /// `request`, read through this layout. A body that is not JSON is returned unchanged.
-    func normalize(_ request: WriteRequest) -> (key: String?, body: Data) {
+    package func normalize(_ request: WriteRequest) -> (key: String?, body: Data) {
         guard let object = try? JSONSerialization.jsonObject(with: request.body, options: [.fragmentsAllowed])
         else { return (request.idempotencyKey, request.body) }
         var key = request.idempotencyKey

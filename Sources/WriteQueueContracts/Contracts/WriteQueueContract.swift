@@ -66,7 +66,7 @@ public struct WriteQueueContract: Sendable, Hashable, Identifiable, CustomString
     }
 
     /// Whether this contract can run against a queue with `capabilities`.
-    public func applicability(for capabilities: QueueCapabilities) -> Applicability {
+    package func applicability(for capabilities: QueueCapabilities) -> Applicability {
         switch id {
         case "Q8" where !capabilities.backoff.backsOff:
             .notApplicable(

@@ -4,7 +4,7 @@ import Foundation
 extension QueueSchedule {
     /// The descriptor a queue schedule's report names: the three queue invariants, and the Q
     /// rules one state of the run can break (each finding names its own rule).
-    public static let invariants = ContractDescriptor(
+    package static let invariants = ContractDescriptor(
         id: "I7–I9", name: "queue exploration rules",
         rule: ContractCatalog.invariants.suffix(3).map { "\($0.id) \($0.name)." }.joined(separator: " ")
             + " And, after every step, Q1, Q2, Q4, Q6–Q10 and Q12 where one state can break them.")

@@ -36,7 +36,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case crash
 
         /// The step as Swift code, such as `.answer(send: 2, .commitThen503)`.
-        public var swiftCode: String {
+        package var swiftCode: String {
             switch self {
             case .submit: ".submit"
             case .submitCopy(let original): ".submitCopy(of: \(original))"
@@ -107,9 +107,8 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
     public var description: String { swiftLiteral(indent: "") }
 
     /// The schedule as a Swift array literal, one step per line.
-    public func swiftLiteral(indent: String) -> String {
-        guard !steps.isEmpty else { return "[]" }
-        return "[\n" + steps.map { "\(indent)    \($0.swiftCode)," }.joined(separator: "\n") + "\n\(indent)]"
+    package func swiftLiteral(indent: String) -> String {
+        RegressionTestSource.arrayLiteral(steps.map(\.swiftCode), indent: indent)
     }
 
     /// This schedule as a Swift Testing test that replays it against `typeName`.
@@ -117,19 +116,9 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         typeName name: String, module: String, invariant: ContractDescriptor, provenance: String,
         originalSteps: Int
     ) -> String {
-        let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
-        // Spelled in two parts so no line of this library's source starts with the attribute:
-        // the printed text is a test for the user's target, not one declared here.
-        let testAttribute = "@" + "Test"
-        return """
-            // Found by the conformance kit's explorer (\(provenance)): \(invariant.title).
-            // Shrunk from \(originalSteps) to \(steps.count) steps. Needs `import Testing`,
-            // `import ConformanceTesting` and the module that declares \(name) (\(module)).
-            \(testAttribute)("\(name): \(invariant.title) (explorer regression)")
-            func \(function)ExplorerRegression() async {
-                let schedule: QueueSchedule = \(swiftLiteral(indent: "    "))
-                await schedule.check(\(name).self)
-            }
-            """
+        RegressionTestSource.test(
+            scheduleType: "QueueSchedule", literal: swiftLiteral(indent: "    "), steps: steps.count,
+            typeName: name, checkArguments: "\(name).self", module: module, invariant: invariant,
+            provenance: provenance, originalSteps: originalSteps)
     }
 }
