@@ -1,15 +1,15 @@
 extension ParallelSearch {
     /// What one block of a search for every distinct finding did.
-    public struct HitsBlock<Hit: Sendable>: Sendable {
+    package struct HitsBlock<Hit: Sendable>: Sendable {
         /// Units explored in the block (all of them: the search does not stop at a hit).
-        public var explored: Int
+        package var explored: Int
         /// Steps executed over those units.
-        public var steps: Int
+        package var steps: Int
         /// The block's hits, one per distinct key, in the order the block met them.
-        public var hits: [Hit]
+        package var hits: [Hit]
 
         /// Creates a block result.
-        public init(explored: Int, steps: Int, hits: [Hit]) {
+        package init(explored: Int, steps: Int, hits: [Hit]) {
             self.explored = explored
             self.steps = steps
             self.hits = hits
@@ -28,7 +28,7 @@ extension ParallelSearch {
     ///   - key: What makes two hits the same finding (the rule they break).
     ///   - body: Explores one block; it must be deterministic in its block number and keep
     ///     one hit per key.
-    public static func distinctHits<Hit: Sendable, Key: Hashable>(
+    package static func distinctHits<Hit: Sendable, Key: Hashable>(
         blocks count: Int, parallelism: Int, key: (Hit) -> Key,
         _ body: @escaping @Sendable (Int) async -> HitsBlock<Hit>
     ) async -> (explored: Int, steps: Int, hits: [Hit]) {
@@ -58,7 +58,7 @@ extension ParallelSearch {
     ///   - options: Parallelism and whether to stop at the first finding.
     ///   - key: What makes two hits one finding.
     ///   - body: Explores one block (deterministic in its block number).
-    public static func search<Hit: Sendable, Key: Hashable>(
+    package static func search<Hit: Sendable, Key: Hashable>(
         blocks: Int, options: ExplorationOptions, key: (Hit) -> Key,
         _ body: @escaping @Sendable (Int) async -> HitsBlock<Hit>
     ) async -> (explored: Int, steps: Int, hits: [Hit]) {
