@@ -74,13 +74,21 @@ swift test --filter BundledConformanceTests --event-stream-output-path "$work/ev
 "$conformance" report "$work/events.jsonl" --html "$work/report.html" 2>/dev/null || fail "conformance report refused a real event stream"
 chromium_headless --dump-dom "file://$work/report.html#selfcheck" >"$work/report.dom"
 grep -q '<pre id="selfcheck">SELFCHECK' "$work/report.dom" || fail "the report page's script did not run to the end"
+# An implementation that traps runs in the matrix's child process but, in swift test, only inside
+# exit tests (BundledImplementations.trapping): its cells are not in the event stream.
+python3 - "$work/matrix.json" "$work/in-process.json" <<'PY'
+import json, sys
+cells = json.load(open(sys.argv[1]))
+trapping = {c["implementation"] for c in cells if "crashed with signal" in c["message"]}
+json.dump([c for c in cells if c["implementation"] not in trapping], open(sys.argv[2], "w"), indent=2)
+PY
 while IFS= read -r name; do
     grep -qF "<th scope=\"row\" class=\"name\">$name<" "$work/report.dom" || fail "the report page lacks the row $name"
-done < <(grep -oE '"implementation" : "[^"]+"' "$work/matrix.json" | cut -d'"' -f4 | sort -u)
+done < <(grep -oE '"implementation": "[^"]+"' "$work/in-process.json" | cut -d'"' -f4 | sort -u)
 # The matrix's failures are all expected ones (the run above exits 0), shown as xfail.
 for pair in passed:passed failed:xfail skipped:skipped; do
     outcome="${pair%%:*}" verdict="${pair##*:}"
-    in_matrix="$(grep -c "\"outcome\" : \"$outcome\"" "$work/matrix.json")"
+    in_matrix="$(grep -c "\"outcome\": \"$outcome\"" "$work/in-process.json")"
     in_report="$(grep -o "data-v=\"$verdict\" data-i=" "$work/report.dom" | wc -l)"
     [ "$in_report" -ge "$in_matrix" ] || fail "the report page shows $in_report $verdict cells, the matrix $in_matrix"
 done
@@ -94,9 +102,9 @@ echo "== the explorer's page: a finding with its shrunk schedule and regression 
     || fail "conformance explore did not find PagerThatForgetsTheEnd's bug"
 chromium_headless --dump-dom "file://$work/explore.html#selfcheck" >"$work/explore.dom"
 grep -qF '<th scope="row" class="name">PagerThatForgetsTheEnd<' "$work/explore.dom" || fail "the explorer's page lacks its row"
-grep -qE 'Regression test \(paste into a test target\)</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
+grep -qE 'Regression test( for [A-Z][0-9]+)? \(paste into a test target\)</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
     || fail "the explorer's finding shows no regression test with a copy button"
-grep -qE 'Shrunk schedule</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
+grep -qE 'Shrunk schedule( \([A-Z][0-9]+\))?</h3><button [^>]*class="copy"[^>]*>Copy</button>' "$work/explore.dom" \
     || fail "the explorer's finding shows no shrunk schedule with a copy button"
 echo "explore: the finding opens with its shrunk schedule and regression test, each with a copy button"
 
