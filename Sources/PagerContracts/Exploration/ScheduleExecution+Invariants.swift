@@ -93,7 +93,7 @@ extension ScheduleExecution {
                 hint: "De-duplicate by item ID against everything visible, and inside the page.")
         }
         if let stale = staleAnswer {
-            var changes = Self.changes(from: before, to: state)
+            var changes = state.changes(since: before)
             // At the async level a trigger still running when the query changed (a
             // fill-the-screen loop woken by its stale answer) may go on and load the current
             // query's next page: that request passed I1, I3 and I5 when it started, and the
@@ -162,20 +162,5 @@ extension ScheduleExecution {
 
     static func list(_ items: [VisibleItem]) -> String {
         "[" + items.map(\.description).joined(separator: ", ") + "]"
-    }
-
-    static func changes(from before: PagerState, to now: PagerState) -> [String] {
-        var changed: [String] = []
-        if now.visible != before.visible { changed.append("the visible items changed") }
-        func compare(_ name: String, _ path: KeyPath<PagerState, Bool?>) {
-            if let old = before[keyPath: path], let new = now[keyPath: path], old != new {
-                changed.append("\(name) changed from \(old) to \(new)")
-            }
-        }
-        compare("loading", \.isLoading)
-        compare("hasMore", \.hasMore)
-        compare("the error state", \.showsError)
-        compare("the protocol-error state", \.hasProtocolError)
-        return changed
     }
 }
