@@ -8,9 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-200}"
 swift build --product conformance >/dev/null
-binary="$(swift build --show-bin-path)/conformance"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# A copy, so a build during the run cannot swap the program being measured.
+cp "$(swift build --show-bin-path)/conformance" "$work/conformance"
+binary="$work/conformance"
 
 cells() {  # implementation, contract, outcome per line, sorted
     python3 -c 'import json,sys; [print(r["implementation"], r["contract"], r["outcome"], r.get("blockedBy") or "") for r in json.load(sys.stdin)]' | sort

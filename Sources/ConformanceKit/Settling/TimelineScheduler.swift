@@ -555,16 +555,29 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             if let index = state.records.firstIndex(where: { $0.number == number }) {
                 state.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
             }
-            if let tag, let joiner = state.triggers[tag.trigger], !joiner.returned,
-                joiner.identity == identity
-            {
-                state.triggers[tag.trigger]?.evidence = .joined(request: number)
-            } else if let tag, let joiner = state.triggers[tag.trigger], !joiner.returned,
-                state.probing == nil
-            {
-                // Work the trigger spawned (an intermediate task) joined the load: the trigger
-                // may be waiting on that work; a probe will tell.
-                state.inheritedJoins[tag.trigger] = number
+            // The handler runs on the escalating task. A probe escalates from the kit's own
+            // context, which carries no tag; an escalation with a tag is a join by that
+            // trigger's work, never the probe's, even while a probe of another trigger runs.
+            if let tag {
+                guard let joiner = state.triggers[tag.trigger], !joiner.returned else { return }
+                if joiner.identity == identity {
+                    state.triggers[tag.trigger]?.evidence = .joined(request: number)
+                } else {
+                    // Work the trigger spawned (an intermediate task) joined the load: the
+                    // trigger may be waiting on that work; a probe will tell.
+                    state.inheritedJoins[tag.trigger] = number
+                    // A probe that reached that work while it was still on its way to
+                    // suspending on the load (it had escalated the load, not yet recorded its
+                    // wait) stops there; the runtime passes the probe's priority on to the load
+                    // once the work suspends, from the work's own context: this call. That is
+                    // the probe's evidence, late. (Missing it left a serial request queue and a
+                    // debounced view model on the watchdog in 1 run in 50 and 1 in 4.)
+                    if joiner.evidence == nil, joiner.probedAt == state.parkedVersion,
+                        joiner.priority == UInt8(truncatingIfNeeded: priority.rawValue)
+                    {
+                        state.triggers[tag.trigger]?.evidence = .probed(request: number)
+                    }
+                }
             } else if let probing = state.probing {
                 state.triggers[probing]?.evidence = .probed(request: number)
             }

@@ -203,14 +203,17 @@ final class QueueStage: Sendable {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
                 // The handler is installed before the request registers: a join after that must
-                // always produce an event.
+                // always produce an event. The handler learns the request's number before the
+                // request is visible to settling, so a probe it wakes always names it (set after
+                // the registration, a probe in between was lost: 1 run in 30 of a joining queue
+                // ended on the watchdog).
                 let registered = Locked<Int?>(rawValue: nil)
                 return try await withTaskPriorityEscalationHandler {
                     try await withCheckedThrowingContinuation { continuation in
-                        let number = register(
-                            request, instance: instance, trigger: trigger, layout: layout, isCallback: false
+                        register(
+                            request, instance: instance, trigger: trigger, layout: layout, isCallback: false,
+                            numbered: { number in registered.withLock { $0 = number } }
                         ) { continuation.resume(with: $0) }
-                        registered.withLock { $0 = number }
                     }
                 } onPriorityEscalated: { _, new in
                     if let number = registered.rawValue { self.noteJoin(of: number, at: new) }
@@ -230,9 +233,13 @@ final class QueueStage: Sendable {
         let joiner = TriggerContext.current
         state.withLock { state in
             state.parked[number]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
-            if let joiner, state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
-                state.joined[joiner] = number
-                state.triggers[joiner]?.everJoined = true
+            // A probe escalates from the kit's own context, which has no tag: an escalation
+            // with a tag is that trigger's work, never the probe's, even while a probe runs.
+            if let joiner {
+                if state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
+                    state.joined[joiner] = number
+                    state.triggers[joiner]?.everJoined = true
+                }
             } else if let probing = state.probing, state.live.contains(probing) {
                 state.joined[probing] = number
                 state.triggers[probing]?.everJoined = true
@@ -247,9 +254,11 @@ final class QueueStage: Sendable {
         let joiner = TriggerContext.current
         state.withLock { state in
             guard let waiting else { return }
-            if let joiner, joiner != waiting, state.live.contains(joiner) {
-                state.joinedClock[joiner] = waiting
-                state.triggers[joiner]?.everJoined = true
+            if let joiner {
+                if joiner != waiting, state.live.contains(joiner) {
+                    state.joinedClock[joiner] = waiting
+                    state.triggers[joiner]?.everJoined = true
+                }
             } else if let probing = state.probing, probing != waiting, state.live.contains(probing) {
                 state.joinedClock[probing] = waiting
                 state.triggers[probing]?.everJoined = true
@@ -287,6 +296,7 @@ final class QueueStage: Sendable {
     @discardableResult
     private func register(
         _ request: WriteRequest, instance: Int, trigger: Int?, layout: RequestLayout, isCallback: Bool,
+        numbered: (Int) -> Void = { _ in },
         _ resume: @escaping @Sendable (Result<WriteResponse, any Error>) -> Void
     ) -> Int? {
         let (key, body) = layout.normalize(request)
@@ -300,6 +310,7 @@ final class QueueStage: Sendable {
                 isCallback: isCallback)
             state.parked[state.sendCount] = Parked(send: send, resume: resume, priority: priority)
             state.parkedVersion += 1
+            numbered(state.sendCount)
             return state.sendCount
         }
         if accepted != nil {
@@ -371,8 +382,13 @@ final class QueueStage: Sendable {
                 if state.isSettled(executorIdle: executorIsIdle, clock: clock) {
                     return (true, [], state.events)
                 }
-                let probes = state.probes(
-                    executorIdle: executorIsIdle, clock: clock, escalationAvailable: escalationAvailable)
+                let idle = executorIsIdle
+                let probes = state.probes(executorIdle: idle, clock: clock, escalationAvailable: escalationAvailable)
+                // With the priorities spent, `probes` takes a trigger seen joining before as
+                // joined to the newest request: that can settle it, and no event follows.
+                if probes.isEmpty && state.isSettled(executorIdle: idle, clock: clock) {
+                    return (true, [], state.events)
+                }
                 return (false, probes, state.events)
             }
             if settled { return }
