@@ -20,8 +20,8 @@ import Testing
 ///   - seed: The seed of every random choice.
 ///   - budget: The most schedules to run.
 ///   - maxSteps: The length of each schedule.
-///   - strict: When `true` (the default) every finding is an error; when `false` a
-///     recommended-tier finding (a cursor cycle or no-progress stop, P10/P12) is a warning.
+///   - strict: When `false` (the default, as the catalogue's tiers say) a recommended rule's
+///     finding (P10's cycles, P12, P13) is a warning; when `true` it is an error.
 ///   - expecting: Rules your pager is known to break (`["P12"]`): their findings are shown as
 ///     warnings, never failures, and one that stops happening is an issue, so the entry goes.
 ///   - requiredOnly: Whether only required rules' findings count.
@@ -30,15 +30,15 @@ import Testing
 @discardableResult
 public func explore<Adapter: PagerModelAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 2_000, maxSteps: Int = 24,
-    strict: Bool = true, expecting: Set<ContractID> = [], requiredOnly: Bool = false,
+    strict: Bool = false, expecting: Set<ContractID> = [], requiredOnly: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     await explore(
         adapter,
         options: ExplorationOptions(
             strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps, expecting: expecting,
-            requiredOnly: requiredOnly),
-        strict: strict, sourceLocation: sourceLocation)
+            requiredOnly: requiredOnly, strict: strict),
+        sourceLocation: sourceLocation)
 }
 
 /// Explores `adapter` with explicit options (random or bounded exhaustive) and records every
@@ -53,17 +53,16 @@ public func explore<Adapter: PagerModelAdapter>(
 ///
 /// - Parameters:
 ///   - adapter: Your model-level adapter type.
-///   - options: Strategy, budget, parallelism.
-///   - strict: When `false`, a recommended-tier finding is a warning.
+///   - options: Strategy, budget, parallelism, strictness.
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
 public func explore<Adapter: PagerModelAdapter>(
-    _ adapter: Adapter.Type, options: ExplorationOptions, strict: Bool = true,
+    _ adapter: Adapter.Type, options: ExplorationOptions,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     let result = await PagerExploration.explore(adapter, options: options)
-    ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
+    ExplorationReporting.record(result, strict: options.strict, sourceLocation: sourceLocation)
     return result
 }
 
@@ -90,7 +89,7 @@ public func explore<Adapter: PagerModelAdapter>(
 ///   - budget: The most schedules to run.
 ///   - maxSteps: The length of each schedule.
 ///   - modes: The delivery modes to pick from; all of them by default.
-///   - strict: When `false`, a recommended-tier finding is a warning.
+///   - strict: When `true`, a recommended rule's finding is an error, not a warning.
 ///   - expecting: Rules your pager is known to break: shown as warnings, never failures.
 ///   - requiredOnly: Whether only required rules' findings count.
 ///   - sourceLocation: Where the issue points; leave the default.
@@ -98,14 +97,14 @@ public func explore<Adapter: PagerModelAdapter>(
 @discardableResult
 public func explore<Adapter: AsyncPagerAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 500, maxSteps: Int = 24,
-    modes: [DeliveryMode] = DeliveryMode.allCases, strict: Bool = true, expecting: Set<ContractID> = [],
+    modes: [DeliveryMode] = DeliveryMode.allCases, strict: Bool = false, expecting: Set<ContractID> = [],
     requiredOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
     let result = await PagerExploration.explore(
         adapter, modes: modes,
         options: ExplorationOptions(
             strategy: .random(seed: seed), budget: budget, maxSteps: maxSteps, expecting: expecting,
-            requiredOnly: requiredOnly))
+            requiredOnly: requiredOnly, strict: strict))
     ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result
 }

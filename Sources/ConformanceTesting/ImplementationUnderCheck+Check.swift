@@ -4,7 +4,11 @@ import Testing
 extension ImplementationUnderCheck {
     /// Runs `contract` and records the outcome against this implementation's ledger.
     ///
-    /// - Expected to pass: any violation is an issue (strictly: recommended rules too).
+    /// A ledger lists every rule the implementation breaks, recommended ones too, so the
+    /// outcome is compared with it whatever the tier: a recommended rule's violation is an
+    /// error here, whatever `options.strict` says.
+    ///
+    /// - Expected to pass: any violation is an issue.
     /// - Expected to fail: the violations are recorded as known issues; a pass is an issue,
     ///   because the contract lost its teeth (or the ledger is stale).
     /// - Expected to be blocked: the blocked issue is recorded as a known issue when the rule
@@ -14,9 +18,11 @@ extension ImplementationUnderCheck {
     /// Teams can use the same mechanism for their own known bugs: wrap an adapter with
     /// ``ImplementationUnderCheck/pager(_:name:kind:summary:ledger:)`` and a ``Ledger``.
     public func check(
-        _ contract: ContractID, options: RunOptions = RunOptions(strict: true),
+        _ contract: ContractID, options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
+        var options = options
+        options.strict = true
         let entry = await matrixEntry(for: contract, options: options)
         let report = entry.report
         switch entry.expected {

@@ -20,11 +20,13 @@ extension PagerSchedule {
     ///
     /// - Parameters:
     ///   - adapter: Your adapter type; the kit creates a fresh instance.
-    ///   - options: The watchdog limit; strict by default, so a recommended-tier finding (a
-    ///     cursor cycle or no-progress stop) fails the regression test too.
+    ///   - options: The watchdog limit and strictness: a recommended rule's violation (a cursor
+    ///     cycle, a no-progress stop) is a warning unless `strict` is set, as for a contract
+    ///     check. The explorer prints `options: RunOptions(strict: true)` into the test it
+    ///     found strictly.
     ///   - sourceLocation: Where failures point; leave the default.
     public func check<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, options: RunOptions = RunOptions(strict: true),
+        _ adapter: Adapter.Type, options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let report = await run(against: adapter, options: options)
@@ -40,11 +42,12 @@ extension PagerSchedule {
     /// - Parameters:
     ///   - adapter: Your adapter type.
     ///   - reference: A correct adapter with the same conforming variations.
-    ///   - options: The watchdog limit; strict by default.
+    ///   - options: The watchdog limit and strictness (lenient by default, as for a contract
+    ///     check).
     ///   - sourceLocation: Where failures point; leave the default.
     public func check<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
         _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
-        options: RunOptions = RunOptions(strict: true),
+        options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let report = await run(against: adapter, comparingWith: reference, options: options)
@@ -73,11 +76,12 @@ extension PagerSchedule {
     ///   - modes: The delivery modes to replay under; all of them by default (the
     ///     `alreadyAvailable` replay learns its answers from an `immediate` replay of the same
     ///     steps).
-    ///   - options: The watchdog limit; strict by default.
+    ///   - options: The watchdog limit and strictness (lenient by default, as for a contract
+    ///     check).
     ///   - sourceLocation: Where failures point; leave the default.
     public func check<Adapter: AsyncPagerAdapter>(
         _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
-        options: RunOptions = RunOptions(strict: true),
+        options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let report = await run(against: adapter, options: options, modes: modes)

@@ -16,10 +16,11 @@ extension QueueSchedule {
     ///
     /// - Parameters:
     ///   - adapter: Your queue adapter type.
-    ///   - options: The watchdog limit; strict by default.
+    ///   - options: The watchdog limit and strictness: a recommended rule's violation (Q11,
+    ///     Q12) is a warning unless `strict` is set, as for a contract check.
     ///   - sourceLocation: Where failures point; leave the default.
     public func check<A: WriteQueueAdapter>(
-        _ adapter: A.Type, options: RunOptions = RunOptions(strict: true),
+        _ adapter: A.Type, options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
         let report = await run(against: adapter, options: options)

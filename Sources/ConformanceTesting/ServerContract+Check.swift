@@ -26,19 +26,20 @@ extension ServerContract {
     ///
     /// - Parameters:
     ///   - baseURL: The server, such as `http://127.0.0.1:8081`.
-    ///   - ietf: `true` when the server declares the IETF idempotency-key draft profile
-    ///     (`422` for a reused key with another body, `409` for a key still being processed).
+    ///   - profile: What the server's conflict answers mean: ``ConflictProfile/ietfDraft`` for
+    ///     a server that follows the IETF idempotency-key draft (`422` for a reused key with
+    ///     another body, `409` for a key still being processed).
     ///   - restart: Restarts the server on the same storage; without it S5 is skipped.
     ///   - options: The watchdog limit and strictness.
     ///   - sourceLocation: Where issues are recorded; defaults to the caller's line.
     public func check(
         against baseURL: URL,
-        ietf: Bool = false,
+        profile: ConflictProfile = .sourceDocument,
         restart: (@Sendable () async throws -> Void)? = nil,
         options: RunOptions = RunOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async {
-        let report = await run(against: baseURL, ietf: ietf, options: options, restart: restart)
+        let report = await run(against: baseURL, profile: profile, restart: restart, options: options)
         ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
     }
 }

@@ -3,8 +3,14 @@ import Testing
 import WriteQueueContracts
 
 extension WriteQueueContract: CustomTestStringConvertible {
-    /// The contract's ID and name, as a test case is named: `Q3 replay after crash`.
-    public var testDescription: String { descriptor.title }
+    /// `Q3 replay after crash`, or for a contract that does not apply,
+    /// `Q10 no sensitive data in diagnostics (not applicable: …)`.
+    public var testDescription: String {
+        if let reason = applicability?.reason {
+            return "\(descriptor.title) (not applicable: \(reason))"
+        }
+        return descriptor.title
+    }
 }
 
 extension WriteQueueContract {
@@ -19,8 +25,9 @@ extension WriteQueueContract {
     /// ```
     ///
     /// A required-tier violation, an adapter error or a watchdog is an error; a recommended-tier
-    /// violation (Q11, Q12) is a warning unless `options.strict` is set. A contract the adapter
-    /// cannot support is recorded as a warning naming the reason, never as a silent pass.
+    /// violation (Q11, Q12) is a warning unless `options.strict` is set. A contract that does
+    /// not apply to the adapter (see ``all(for:)``) is recorded as a warning naming the reason,
+    /// never as a silent pass.
     ///
     /// - Parameters:
     ///   - adapter: The team's adapter type.
@@ -32,31 +39,5 @@ extension WriteQueueContract {
     ) async {
         let report = await run(against: adapter, options: options)
         ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
-    }
-}
-
-extension WriteQueueContract {
-    /// Records a warning for every contract `adapter` cannot support, naming the reason, so a
-    /// skipped contract is visible instead of missing from the test arguments.
-    ///
-    /// ```swift
-    /// @Test func outboxSkipsNothingSilently() {
-    ///     WriteQueueContract.recordNotApplicable(for: OutboxAdapter.self)
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - adapter: The team's adapter type.
-    ///   - sourceLocation: Where the warnings are recorded; the caller's line by default.
-    public static func recordNotApplicable<A: WriteQueueAdapter>(
-        for adapter: A.Type, sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        for (contract, reason) in notApplicable(for: adapter) {
-            ConformanceReporting.record(
-                ContractReport(
-                    contract: contract.descriptor, subject: "\(A.self)",
-                    outcome: .notApplicable(reason: reason)),
-                sourceLocation: sourceLocation)
-        }
     }
 }

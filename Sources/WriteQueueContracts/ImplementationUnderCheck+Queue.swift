@@ -24,11 +24,11 @@ extension ImplementationUnderCheck {
             name: name ?? String(describing: A.self), kind: kind, level: .queue, summary: summary,
             ledger: ledger, contracts: ContractCatalog.writeQueue,
             applicability: { id in
-                WriteQueueContract.named(id)?.applicability(for: A.capabilities)
+                WriteQueueContract.contract(id)?.applicability(for: A.capabilities)
                     ?? .notApplicable(reason: "\(id) is not a write-queue contract")
             },
             run: { id, options in
-                guard let contract = WriteQueueContract.named(id) else {
+                guard let contract = WriteQueueContract.contract(id) else {
                     return ContractReport(
                         contract: ContractDescriptor(id: id, name: "unknown", rule: ""),
                         subject: name ?? String(describing: A.self),

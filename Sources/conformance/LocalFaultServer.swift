@@ -10,13 +10,13 @@ final class LocalFaultServer: Sendable {
     private let configuration: ServerConfiguration
     private let directory: URL
 
-    /// Starts the server in `mode`.
-    init(mode: FaultMode) throws {
+    /// Starts the server in `mode`, answering conflicts by `profile`.
+    init(mode: FaultMode, profile: ConflictProfile) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("fault-server-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(
-            host: "127.0.0.1", port: 0, mode: mode, journalPath: directory.appendingPathComponent("journal.jsonl").path)
+            host: "127.0.0.1", port: 0, mode: mode, profile: profile, journalPath: directory.appendingPathComponent("journal.jsonl").path)
         let first = try FaultServer.start(configuration)
         server = Locked(rawValue: first)
         configuration.port = first.port

@@ -3,10 +3,10 @@ import Foundation
 import IdempotencyServer
 import ServerContracts
 
-/// `conformance check-server --url http://127.0.0.1:8081 [--ietf] [--json]`: runs S1–S5 against
+/// `conformance check-server --url http://127.0.0.1:8081 [--profile P] [--json]`: runs S1–S5 against
 /// a running server and prints one line per contract (passed, failed or skipped, with the
 /// failure message). S5 is skipped against a URL: the command cannot restart someone else's
-/// server. `--local [--mode MODE]` instead starts the kit's own fault server on a free loopback
+/// server. `--local [--mode MODE] [--profile P]` instead starts the kit's own fault server on a free loopback
 /// port with a temporary journal, and checks all five, restarting it for S5.
 ///
 /// - Parameter arguments: The arguments after the program name; a leading `check-server` is
@@ -36,22 +36,28 @@ func runServerCheck(arguments: [String]) async -> Int32 {
     var mode = FaultMode.commitThen503
     if let text = parsed.value("--mode") {
         guard let parsedMode = FaultMode(rawValue: text) else {
+            if text == "ietf" { return fail("\"ietf\" is a profile, not a mode: use --profile ietf-draft (with any --mode)") }
             return fail("--mode needs one of \(FaultMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         mode = parsedMode
     }
-    var ietf = parsed.isSet("--ietf")
+    var profile = ConflictProfile.sourceDocument
+    if let text = parsed.value("--profile") {
+        guard let parsedProfile = ConflictProfile(rawValue: text) else {
+            return fail("--profile needs one of \(ConflictProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        profile = parsedProfile
+    }
     let json = parsed.isSet("--json")
     let local = parsed.isSet("--local")
     var reports: [ContractReport] = []
     if local {
         guard url == nil else { return fail("give either --url or --local, not both") }
         do {
-            let server = try LocalFaultServer(mode: mode)
+            let server = try LocalFaultServer(mode: mode, profile: profile)
             url = server.baseURL
-            ietf = mode.isIETFProfile
             for contract in ServerContract.all {
-                reports.append(await contract.run(against: server.baseURL, ietf: ietf, restart: server.restart))
+                reports.append(await contract.run(against: server.baseURL, profile: profile, restart: server.restart))
             }
             await server.stop()
         } catch {
@@ -61,7 +67,7 @@ func runServerCheck(arguments: [String]) async -> Int32 {
     } else {
         guard let url else { return fail("--url or --local is required") }
         for contract in ServerContract.all {
-            reports.append(await contract.run(against: url, ietf: ietf))
+            reports.append(await contract.run(against: url, profile: profile))
         }
     }
     guard let url else { return 1 }
@@ -77,7 +83,7 @@ func runServerCheck(arguments: [String]) async -> Int32 {
             entry["transcript"] = report.transcript.entries.map(\.text)
             return entry
         }
-        let object: [String: Any] = ["server": url.absoluteString, "ietf": ietf, "contracts": entries]
+        let object: [String: Any] = ["server": url.absoluteString, "profile": profile.rawValue, "contracts": entries]
         if let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) {
             print(String(decoding: data, as: UTF8.self))
         }
@@ -106,8 +112,8 @@ func runServerCheck(arguments: [String]) async -> Int32 {
 let serverCheckSubcommand = Subcommand(
     name: "check-server",
     synopsis: [
-        "check-server --url http://127.0.0.1:8081 [--ietf] [--json]",
-        "check-server --local [--mode commit-then-503|commit-then-drop|always-succeed|ietf] [--json]",
+        "check-server --url http://127.0.0.1:8081 [--profile source-document|ietf-draft] [--json]",
+        "check-server --local [--mode commit-then-503|commit-then-drop|always-succeed] [--profile source-document|ietf-draft] [--json]",
     ],
     summary: """
         S1–S5 over HTTP against a running server by URL (S5 is skipped: the command cannot restart
@@ -116,7 +122,9 @@ let serverCheckSubcommand = Subcommand(
         """,
     options: [
         CommandOption("--url", value: .text("URL"), help: "the server's base URL (http://host:port)"),
-        CommandOption("--ietf", help: "judge by the IETF idempotency-key draft's conflict answers"),
+        CommandOption(
+            "--profile", value: .text("PROFILE"),
+            help: "what the conflict answers mean: source-document (default, 409 for a reused key with another body) or ietf-draft (422; 409 while a key is being processed); the local server runs it too"),
         CommandOption("--local", help: "start the kit's own fault server and check it"),
         CommandOption("--mode", value: .text("MODE"), help: "the local server's fault mode (default commit-then-503)"),
         CommandOption("--json", help: "one JSON object with every contract's outcome and transcript"),

@@ -48,7 +48,7 @@ func say(_ line: String) {
 }
 
 say("listening on \(server.address)")
-say("mode \(configuration.mode): POST http://\(server.address)/items")
+say("mode \(configuration.mode), profile \(configuration.profile): POST http://\(server.address)/items")
 if let path = configuration.journalPath {
     var line = "journal \(path): \(server.replayedRecordCount) record(s) replayed"
     if server.droppedJournalTailBytes > 0 {

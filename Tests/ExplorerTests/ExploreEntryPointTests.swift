@@ -29,10 +29,22 @@ import Testing
         await explore(FeedStoreAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 4)))
     }
 
-    @Test func aRecommendedFindingIsAWarningWhenNotStrict() async {
-        // The no-progress stop is P12's recommended rule: an error by default, a warning when
-        // the caller asks for the catalogue's tiers.
-        let result = await explore(PagerThatChainsEmptyPages.self, seed: 1, budget: 500, strict: false)
+    @Test func aRecommendedFindingIsAWarningByDefault() async {
+        // The no-progress stop is P12's recommended rule: a warning, as the catalogue's tiers
+        // say, unless the caller asks for strict checking.
+        let result = await explore(PagerThatChainsEmptyPages.self, seed: 1, budget: 500)
         #expect(result.finding?.tier == .recommended)
+        #expect(result.finding?.regressionTest.contains("await schedule.check(PagerThatChainsEmptyPages.self)") == true)
+    }
+
+    @Test func aStrictExplorationMakesItAnErrorAndPrintsAStrictRegressionTest() async {
+        await withKnownIssue("P12's finding, made an error by strict") {
+            let result = await explore(PagerThatChainsEmptyPages.self, seed: 1, budget: 500, strict: true)
+            #expect(
+                result.finding?.regressionTest.contains(
+                    "await schedule.check(PagerThatChainsEmptyPages.self, options: RunOptions(strict: true))") == true)
+        } matching: { issue in
+            String(describing: issue).contains("P12")
+        }
     }
 }

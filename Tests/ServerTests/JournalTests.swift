@@ -1,3 +1,4 @@
+import ConformanceKit
 import Foundation
 import IdempotencyServer
 import Testing
@@ -122,10 +123,13 @@ struct JournalTests {
     @Test("command-line flags parse, and bad ones are named")
     func arguments() throws {
         let configuration = try ServerConfiguration(arguments: [
-            "--port", "0", "--mode", "commit-then-drop", "--journal", "/tmp/j", "--allow-reset", "--idle-timeout", "5",
+            "--port", "0", "--mode", "commit-then-drop", "--profile", "ietf-draft", "--journal", "/tmp/j",
+            "--allow-reset", "--idle-timeout", "5",
         ])
         #expect(configuration.port == 0)
         #expect(configuration.mode == .commitThenDrop)
+        #expect(configuration.profile == .ietfDraft)
+        #expect(ServerConfiguration().profile == .sourceDocument)
         #expect(configuration.journalPath == "/tmp/j")
         #expect(configuration.allowReset)
         #expect(configuration.idleTimeout == .seconds(5))
@@ -135,5 +139,10 @@ struct JournalTests {
             try ServerConfiguration(arguments: ["--mode", "chaos"])
         }
         #expect(error?.description.contains("unknown mode \"chaos\"") == true)
+        // The profile's old spelling as a mode says where it went.
+        let moved = #expect(throws: ServerConfiguration.ArgumentError.self) {
+            try ServerConfiguration(arguments: ["--mode", "ietf"])
+        }
+        #expect(moved?.description.contains("--profile ietf-draft") == true)
     }
 }

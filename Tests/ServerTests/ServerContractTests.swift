@@ -4,35 +4,38 @@ import Foundation
 import IdempotencyServer
 import Testing
 
-/// S1–S5 against the in-process fault server, in every fault mode, with a journal so S5 can
-/// restart it; and proof that the checks bite when the server breaks a rule.
+/// S1–S5 against the in-process fault server, in every fault mode under both conflict
+/// profiles, with a journal so S5 can restart it; and proof that the checks bite when the
+/// server breaks a rule.
 @Suite("S contracts against the fault server")
 struct ServerContractTests {
-    @Test("every S contract passes in every mode", arguments: FaultMode.allCases, ServerContract.all)
-    func contractPasses(mode: FaultMode, contract: ServerContract) async throws {
+    @Test("every S contract passes in every mode and profile", arguments: FaultSetting.all, ServerContract.all)
+    func contractPasses(setting: FaultSetting, contract: ServerContract) async throws {
         let directory = try temporaryDirectory()
         let server = try RestartableServer(
-            loopback(mode: mode, journal: directory.appendingPathComponent("journal.jsonl")))
-        await contract.check(against: server.baseURL, ietf: mode.isIETFProfile, restart: { try await server.restart() })
+            loopback(
+                mode: setting.mode, profile: setting.profile,
+                journal: directory.appendingPathComponent("journal.jsonl")))
+        await contract.check(against: server.baseURL, profile: setting.profile, restart: { try await server.restart() })
         await server.stop()
     }
 
     @Test("a server that says 422 fails S2 unless it declares the IETF profile")
     func undeclaredIETFProfileFailsS2() async throws {
-        let server = try RestartableServer(loopback(mode: .ietf))
-        let report = await ServerContract.named("S2")!.run(against: server.baseURL, ietf: false)
+        let server = try RestartableServer(loopback(profile: .ietfDraft))
+        let report = await ServerContract.contract("S2")!.run(against: server.baseURL)
         await server.stop()
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.summary.hasPrefix("Expected key s2-a-"))
         #expect(violation.summary.contains("to be rejected with 409, but it got 422"))
-        #expect(violation.hint?.contains("ietf: true") == true)
+        #expect(violation.hint?.contains("profile: .ietfDraft") == true)
         #expect(report.message(for: violation).contains("▶"))
     }
 
     @Test("the seed profile's 409 fails S2 when the IETF profile is declared")
     func declaredIETFProfileRejects409() async throws {
         let server = try RestartableServer(loopback(mode: .commitThen503))
-        let report = await ServerContract.named("S2")!.run(against: server.baseURL, ietf: true)
+        let report = await ServerContract.contract("S2")!.run(against: server.baseURL, profile: .ietfDraft)
         await server.stop()
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.summary.contains("to be rejected with 422, but it got 409"))
@@ -41,7 +44,7 @@ struct ServerContractTests {
     @Test("S5 fails when the restarted server forgot its records")
     func memoryOnlyServerFailsS5() async throws {
         let server = try RestartableServer(loopback(mode: .commitThen503, journal: nil))
-        let report = await ServerContract.named("S5")!.run(
+        let report = await ServerContract.contract("S5")!.run(
             against: server.baseURL, restart: { try await server.restart() })
         await server.stop()
         let violation = try #require(report.outcome.violations.first)
@@ -52,7 +55,7 @@ struct ServerContractTests {
     @Test("S5 is not applicable without a restart closure, and says why")
     func s5WithoutRestartIsSkipped() async throws {
         let server = try RestartableServer(loopback())
-        let report = await ServerContract.named("S5")!.run(against: server.baseURL)
+        let report = await ServerContract.contract("S5")!.run(against: server.baseURL)
         await server.stop()
         guard case .notApplicable(let reason) = report.outcome else {
             Issue.record("Expected S5 to be not applicable without a restart closure, but it was \(report.outcome.word)")
@@ -66,7 +69,7 @@ struct ServerContractTests {
         let reserved = RawHTTP.reserveUnlistenedPort()
         defer { RawHTTP.release(reserved.socket) }
         let url = URL(string: "http://127.0.0.1:\(reserved.port)")!
-        let report = await ServerContract.named("S1")!.run(against: url)
+        let report = await ServerContract.contract("S1")!.run(against: url)
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.kind == .adapterError)
         #expect(violation.summary.hasPrefix("Expected the server at \(url.absoluteString) to answer, but"))
@@ -75,7 +78,7 @@ struct ServerContractTests {
     @Test("transcripts show each exchange with its printed key and answer")
     func transcriptShowsExchanges() async throws {
         let server = try RestartableServer(loopback())
-        let report = await ServerContract.named("S1")!.run(against: server.baseURL)
+        let report = await ServerContract.contract("S1")!.run(against: server.baseURL)
         await server.stop()
         #expect(report.outcome == .passed)
         let steps = report.transcript.entries.map(\.text)
@@ -85,7 +88,7 @@ struct ServerContractTests {
 
     @Test("a non-http URL is refused with a clear message")
     func httpsURLIsRefused() async {
-        let report = await ServerContract.named("S1")!.run(against: URL(string: "https://example.com")!)
+        let report = await ServerContract.contract("S1")!.run(against: URL(string: "https://example.com")!)
         #expect(report.outcome.violations.first?.summary.contains("Expected an http:// base URL") == true)
     }
 }

@@ -34,7 +34,7 @@ struct AdapterFailureTests {
     private func run<A: WriteQueueAdapter>(
         _ id: ContractID, _ adapter: A.Type, watchdog: Duration = .seconds(10)
     ) async throws -> ContractReport {
-        let contract = try #require(WriteQueueContract.named(id))
+        let contract = try #require(WriteQueueContract.contract(id))
         return await contract.run(against: adapter, options: RunOptions(watchdog: watchdog))
     }
 }

@@ -82,13 +82,13 @@ struct ProcessMemoryTests {
 
     @Test("With the hook, a crash frees the claim and the relaunch replays the task", arguments: ["Q1", "Q3"] as [ContractID])
     func hookFreesClaims(_ id: ContractID) async {
-        let report = await WriteQueueContract.named(id)!.run(against: ForgettingAdapter.self)
+        let report = await WriteQueueContract.contract(id)!.run(against: ForgettingAdapter.self)
         #expect(report.outcome == .passed, "\(report.fullText)")
     }
 
     @Test("Without it, the claim outlives the crash and the replay never comes")
     func claimOutlivesCrashWithoutHook() async {
-        let report = await WriteQueueContract.named("Q3")!.run(against: RememberingAdapter.self)
+        let report = await WriteQueueContract.contract("Q3")!.run(against: RememberingAdapter.self)
         #expect(report.outcome.word == "failed")
         #expect(report.outcome.violations.first?.hint?.contains("forgetProcessMemory") == true)
     }

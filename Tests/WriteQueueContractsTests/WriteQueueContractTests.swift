@@ -9,38 +9,40 @@ struct WriteQueueContractTests {
     func catalogue() {
         #expect(WriteQueueContract.all.map(\.id.rawValue) == (1...12).map { "Q\($0)" })
         #expect(Set(WriteQueueContract.all).count == 12)
-        #expect(WriteQueueContract.named("Q3") == WriteQueueContract.all[2])
-        #expect(WriteQueueContract.named("P3") == nil)
-        #expect(WriteQueueContract.named("Q11")?.descriptor.tier == .recommended)
-        #expect(WriteQueueContract.named("Q12")?.descriptor.tier == .recommended)
+        #expect(WriteQueueContract.contract("Q3") == WriteQueueContract.all[2])
+        #expect(WriteQueueContract.contract("P3") == nil)
+        #expect(WriteQueueContract.contract("Q11")?.descriptor.tier == .recommended)
+        #expect(WriteQueueContract.contract("Q12")?.descriptor.tier == .recommended)
     }
 
     @Test("A test case is named by ID and name")
     func testDescription() {
-        #expect(WriteQueueContract.named("Q3")?.testDescription == "Q3 replay after crash")
+        #expect(WriteQueueContract.contract("Q3")?.testDescription == "Q3 replay after crash")
     }
 
-    @Test("Contracts an adapter cannot express are left out, with the reason")
+    @Test("Contracts an adapter cannot express are listed, marked with the reason")
     func applicability() async throws {
-        #expect(WriteQueueContract.all(for: FileWriteQueueAdapter.self).count == 12)
-        let bare = WriteQueueContract.all(for: MinimalCapabilitiesAdapter.self).map(\.id)
-        #expect(!bare.contains("Q8") && !bare.contains("Q10") && bare.count == 10)
-        let skipped = WriteQueueContract.notApplicable(for: MinimalCapabilitiesAdapter.self)
-        #expect(skipped.map(\.contract.id) == ["Q8", "Q10"])
-        let q8 = try #require(WriteQueueContract.named("Q8"))
+        #expect(WriteQueueContract.all(for: FileWriteQueueAdapter.self).allSatisfy { $0.applicability?.isApplicable == true })
+        let bare = WriteQueueContract.all(for: MinimalCapabilitiesAdapter.self)
+        #expect(bare.count == 12)
+        let skipped = bare.filter { $0.applicability?.isApplicable == false }
+        #expect(skipped.map(\.id) == ["Q8", "Q10"])
+        let q8 = try #require(skipped.first)
+        let reason = try #require(q8.applicability?.reason)
         let report = await q8.run(against: MinimalCapabilitiesAdapter.self)
-        #expect(report.outcome == .notApplicable(reason: skipped[0].reason))
+        #expect(report.outcome == .notApplicable(reason: reason))
+        #expect(q8.testDescription == "\(q8.descriptor.title) (not applicable: \(reason))")
     }
 
     @Test("Recommended contracts report recommended-tier violations")
     func recommendedTier() async throws {
-        let q12 = try #require(WriteQueueContract.named("Q12"))
+        let q12 = try #require(WriteQueueContract.contract("Q12"))
         let report = await q12.run(against: CoalescingQueueThatSendsOlderBody.self)
         #expect(!report.outcome.violations.isEmpty)
         #expect(report.outcome.violations.allSatisfy { $0.tier == .recommended && $0.kind == .contract })
         #expect(!report.hasErrors(strict: false))
         #expect(report.hasErrors(strict: true))
-        let q3 = try #require(WriteQueueContract.named("Q3"))
+        let q3 = try #require(WriteQueueContract.contract("Q3"))
         let required = await q3.run(against: QueueThatDeletesTaskOn503.self)
         #expect(required.outcome.violations.allSatisfy { $0.tier == .required })
     }
@@ -70,20 +72,21 @@ struct WriteQueueContractTests {
         await contract.check(TicketOutboxAdapter.self)
     }
 
-    @Test("Skipped contracts are recorded as warnings, which do not fail the run")
-    func skippedAreWarnings() {
-        WriteQueueContract.recordNotApplicable(for: MinimalCapabilitiesAdapter.self)
+    @Test("Checking a contract that does not apply records a warning, which does not fail the run",
+        arguments: WriteQueueContract.all(for: MinimalCapabilitiesAdapter.self).filter { $0.applicability?.isApplicable == false })
+    func skippedAreWarnings(_ contract: WriteQueueContract) async {
+        await contract.check(MinimalCapabilitiesAdapter.self)
     }
 
     @Test("check(_:) records the mutant's failure as an issue at the caller's line")
     func checkRecordsIssues() async throws {
-        let q7 = try #require(WriteQueueContract.named("Q7"))
+        let q7 = try #require(WriteQueueContract.contract("Q7"))
         await withKnownIssue {
             await q7.check(QueueWithoutSendLease.self)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("Q7 single sender: Expected at most one request") }
         }
-        let q11 = try #require(WriteQueueContract.named("Q11"))
+        let q11 = try #require(WriteQueueContract.contract("Q11"))
         await withKnownIssue {
             await q11.check(QueueThatOverwritesRestoredTasks.self, options: RunOptions(strict: true))
         }

@@ -25,6 +25,10 @@ public struct ExplorationOptions: Hashable, Sendable {
     /// Stop at the first finding (by schedule number) instead of exploring the whole budget for
     /// every distinct broken rule: quicker when one bug is all you want to see.
     public var stopsAtFirstFinding: Bool
+    /// Whether a recommended rule's finding (P10's cycles, P12, P13, Q11, Q12) is an error, as
+    /// ``RunOptions/strict`` makes it for a contract check; by default it is a warning, as the
+    /// catalogue's tiers say. The regression test printed for it then runs strictly too.
+    public var strict: Bool
 
     /// Creates options.
     /// - Parameters:
@@ -38,11 +42,14 @@ public struct ExplorationOptions: Hashable, Sendable {
     ///   - expecting: Rules whose findings are known and expected (see ``expecting``).
     ///   - requiredOnly: Whether only required rules' findings count.
     ///   - stopsAtFirstFinding: Whether the search stops at its first finding.
+    ///   - strict: Whether recommended rules' findings are errors (default `false`).
     public init(
         strategy: ExplorationStrategy = .random(seed: 1), budget: Int = 2_000, maxSteps: Int = 24,
         parallelism: Int? = nil, shrink: Bool = true, watchdog: Duration = RunOptions.defaultWatchdog,
-        expecting: Set<ContractID> = [], requiredOnly: Bool = false, stopsAtFirstFinding: Bool = false
+        expecting: Set<ContractID> = [], requiredOnly: Bool = false, stopsAtFirstFinding: Bool = false,
+        strict: Bool = false
     ) {
+        self.strict = strict
         self.stopsAtFirstFinding = stopsAtFirstFinding
         self.expecting = expecting
         self.requiredOnly = requiredOnly

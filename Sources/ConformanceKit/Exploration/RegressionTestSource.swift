@@ -23,10 +23,14 @@ package enum RegressionTestSource {
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
+    ///   - strictTier: The finding's tier when the exploration was strict: the test then runs
+    ///     strictly too when it is a recommended rule's, so it fails as the exploration did.
     package static func test(
         scheduleType: String, literal: String, steps: Int, typeName name: String, checkArguments: String,
-        module: String, invariant: ContractDescriptor, provenance: String, originalSteps: Int
+        module: String, invariant: ContractDescriptor, provenance: String, originalSteps: Int,
+        strictTier: ContractTier? = nil
     ) -> String {
+        let arguments = checkArguments + (strictTier == .recommended ? ", options: RunOptions(strict: true)" : "")
         let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
         // Spelled in two parts so no line of this library's source starts with the attribute:
         // the printed text is a test for the user's target, not one declared here.
@@ -38,7 +42,7 @@ package enum RegressionTestSource {
             \(testAttribute)("\(name): \(invariant.title) (explorer regression)")
             func \(function)ExplorerRegression() async {
                 let schedule: \(scheduleType) = \(literal)
-                await schedule.check(\(checkArguments))
+                await schedule.check(\(arguments))
             }
             """
     }

@@ -36,7 +36,8 @@ struct ContractCell {
         if let testCase, let title = Title(testCase) {
             return [cell(title: title, result: result)]
         }
-        // `WriteQueueContract.recordNotApplicable(for:)`: one attachment per skipped contract.
+        // A test not named by a contract (one that loops over contracts): one attachment per
+        // skipped contract.
         return result.attachments.compactMap { attachment -> Found? in
             guard attachment.name.hasSuffix(" (not applicable).txt"),
                 let id = attachment.name.split(separator: " ").first.map(String.init),

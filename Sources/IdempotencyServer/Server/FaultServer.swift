@@ -73,7 +73,9 @@ public final class FaultServer: Sendable {
         replayedRecordCount = replay?.records.count ?? 0
         droppedJournalTailBytes = replay?.droppedTailBytes ?? 0
         store = RecordStore(journal: journal, replayed: replay?.records ?? [])
-        router = RequestRouter(store: store, mode: configuration.mode, allowReset: configuration.allowReset)
+        router = RequestRouter(
+            store: store, mode: configuration.mode, profile: configuration.profile,
+            allowReset: configuration.allowReset)
     }
 
     /// Replays the journal (if any), binds, listens, and starts accepting connections.

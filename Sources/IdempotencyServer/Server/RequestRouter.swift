@@ -1,3 +1,5 @@
+import ConformanceKit
+
 /// Maps requests onto the record store: `POST /items` with the seed script's semantics and
 /// the fault mode's first answer, plus the observation endpoints.
 final class RequestRouter: Sendable {
@@ -11,11 +13,13 @@ final class RequestRouter: Sendable {
 
     private let store: RecordStore
     private let mode: FaultMode
+    private let profile: ConflictProfile
     private let allowReset: Bool
 
-    init(store: RecordStore, mode: FaultMode, allowReset: Bool) {
+    init(store: RecordStore, mode: FaultMode, profile: ConflictProfile, allowReset: Bool) {
         self.store = store
         self.mode = mode
+        self.profile = profile
         self.allowReset = allowReset
     }
 
@@ -50,10 +54,10 @@ final class RequestRouter: Sendable {
         guard let body = JSONValue.parse(request.body) else {
             return .respond(.error(400, "the body is not valid JSON"))
         }
-        switch store.submit(key: key, body: body, rejectInProgress: mode.isIETFProfile) {
+        switch store.submit(key: key, body: body, rejectInProgress: profile == .ietfDraft) {
         case .committed(let record, let attempts, let count):
             switch mode {
-            case .commitThen503, .ietf:
+            case .commitThen503:
                 return .respond(
                     .error(503, "simulated failure: the record was committed, but the server answers 503 (mode \(mode))"))
             case .commitThenDrop:
@@ -65,7 +69,7 @@ final class RequestRouter: Sendable {
             return .respond(.json(200, Self.result(record, attempts: attempts, count: count)))
         case .mismatch:
             return .respond(
-                .error(mode.isIETFProfile ? 422 : 409, "this Idempotency-Key was already used with a different body"))
+                .error(profile.mismatchStatus, "this Idempotency-Key was already used with a different body"))
         case .inProgress:
             return .respond(.error(409, "a request with this Idempotency-Key is still being processed"))
         case .notDurable(let reason):

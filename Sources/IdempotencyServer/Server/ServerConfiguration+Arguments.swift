@@ -1,3 +1,5 @@
+import ConformanceKit
+
 extension ServerConfiguration {
     /// A command-line argument the server cannot use.
     package struct ArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -7,13 +9,15 @@ extension ServerConfiguration {
 
     /// The `fault-server` usage text.
     package static let usage = """
-        usage: fault-server [--host ADDRESS] [--port N] [--mode MODE] [--journal PATH]
+        usage: fault-server [--host ADDRESS] [--port N] [--mode MODE] [--profile PROFILE] [--journal PATH]
                             [--allow-reset] [--max-header-bytes N] [--max-body-bytes N]
                             [--idle-timeout SECONDS] [--max-connections N]
 
           --host ADDRESS        address to listen on (default 127.0.0.1; loopback only unless you say so)
           --port N              port (default 8081; 0 picks a free port, printed on the first line)
-          --mode MODE           commit-then-503 (default), commit-then-drop, always-succeed, ietf
+          --mode MODE           commit-then-503 (default), commit-then-drop, always-succeed
+          --profile PROFILE     source-document (default: 409 for a reused key with another body)
+                                or ietf-draft (422 for that, 409 while a key is being processed)
           --journal PATH        append-only journal: records survive restarts and kill -9
           --allow-reset         let POST /reset clear every record (403 otherwise)
           --max-header-bytes N  largest request head (default 16384; 431 above it)
@@ -23,7 +27,7 @@ extension ServerConfiguration {
         """
 
     /// Parses `fault-server` flags (without the program name).
-    /// - Parameter arguments: The flags, such as `["--port", "0", "--mode", "ietf"]`.
+    /// - Parameter arguments: The flags, such as `["--port", "0", "--profile", "ietf-draft"]`.
     /// - Throws: ``ArgumentError`` naming the first flag it cannot use.
     package init(arguments: [String]) throws {
         self.init()
@@ -50,10 +54,21 @@ extension ServerConfiguration {
             case "--mode":
                 let text = try value(for: flag)
                 guard let parsed = FaultMode(rawValue: text) else {
+                    guard text != "ietf" else {
+                        throw ArgumentError(
+                            description: "\"ietf\" is a profile, not a mode: use --profile ietf-draft (with any --mode)")
+                    }
                     let known = FaultMode.allCases.map(\.rawValue).joined(separator: ", ")
                     throw ArgumentError(description: "unknown mode \"\(text)\"; use one of \(known)")
                 }
                 mode = parsed
+            case "--profile":
+                let text = try value(for: flag)
+                guard let parsed = ConflictProfile(rawValue: text) else {
+                    let known = ConflictProfile.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ArgumentError(description: "unknown profile \"\(text)\"; use one of \(known)")
+                }
+                profile = parsed
             case "--journal":
                 journalPath = try value(for: flag)
             case "--allow-reset":

@@ -1,3 +1,5 @@
+import ConformanceKit
+
 /// Everything the fault server is started with.
 public struct ServerConfiguration: Hashable, Sendable {
     /// The address to listen on. Loopback by default; never widen it without a reason.
@@ -6,6 +8,11 @@ public struct ServerConfiguration: Hashable, Sendable {
     public var port: UInt16
     /// The answer to the first request for a key.
     public var mode: FaultMode
+    /// What the conflict answers mean: under ``ConflictProfile/ietfDraft`` a reused key with
+    /// another body gets `422` and a key whose first request is still being processed gets
+    /// `409`; under ``ConflictProfile/sourceDocument`` (the default) a reused key with another
+    /// body gets `409` and a concurrent duplicate waits for the first.
+    public var profile: ConflictProfile
     /// The append-only journal that makes records durable, or `nil` to keep them in memory.
     public var journalPath: String?
     /// Whether `POST /reset` may clear every record (refused with `403` otherwise).
@@ -24,6 +31,7 @@ public struct ServerConfiguration: Hashable, Sendable {
         host: String = "127.0.0.1",
         port: UInt16 = 8081,
         mode: FaultMode = .commitThen503,
+        profile: ConflictProfile = .sourceDocument,
         journalPath: String? = nil,
         allowReset: Bool = false,
         maxHeaderBytes: Int = 16 * 1024,
@@ -34,6 +42,7 @@ public struct ServerConfiguration: Hashable, Sendable {
         self.host = host
         self.port = port
         self.mode = mode
+        self.profile = profile
         self.journalPath = journalPath
         self.allowReset = allowReset
         self.maxHeaderBytes = maxHeaderBytes

@@ -305,14 +305,16 @@ public enum PagerExploration {
             case .exhaustive(let depth): "exhaustive, depth \(depth)"
             }
         if let mode { provenance += ", \(mode)" }
+        let tier = violation?.tier ?? .required
         return ExplorationFinding(
-            invariant: invariant, tier: violation?.tier ?? .required, report: report,
+            invariant: invariant, tier: tier, report: report,
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
             scheduleLiteral: schedule.swiftLiteral(indent: ""),
             regressionTest: schedule.regressionTest(
                 typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
                 invariant: invariant,
-                provenance: provenance, originalSteps: hit.steps.count))
+                provenance: provenance, originalSteps: hit.steps.count,
+                strictTier: options.strict ? tier : nil))
     }
 
     /// What the random search skipped, per block of schedules, so the totals count only the

@@ -10,14 +10,16 @@ extension PagerSchedule {
     ///   - invariant: The invariant it fails.
     ///   - provenance: How it was found, such as `random, seed 7, schedule 12`.
     ///   - originalSteps: The length before shrinking.
+    ///   - strictTier: The finding's tier, when the exploration was strict.
     package func regressionTest(
         typeName name: String, reference: String? = nil, module: String, invariant: ContractDescriptor, provenance: String,
-        originalSteps: Int
+        originalSteps: Int, strictTier: ContractTier? = nil
     ) -> String {
         RegressionTestSource.test(
             scheduleType: "PagerSchedule", literal: swiftLiteral(indent: "    "), steps: steps.count,
             typeName: name,
             checkArguments: "\(name).self" + (reference.map { ", comparingWith: \($0).self" } ?? ""),
-            module: module, invariant: invariant, provenance: provenance, originalSteps: originalSteps)
+            module: module, invariant: invariant, provenance: provenance, originalSteps: originalSteps,
+            strictTier: strictTier)
     }
 }

@@ -37,9 +37,9 @@ public struct ServerContract: Hashable, Sendable, CustomStringConvertible {
     /// Every S contract, in catalogue order.
     public static let all: [ServerContract] = ContractCatalog.server.map(ServerContract.init(descriptor:))
 
-    /// The contract with this ID, or `nil`.
+    /// The contract with `id`, or `nil` when the catalogue has no such server contract.
     /// - Parameter id: An ID such as `"S2"`.
-    public static func named(_ id: ContractID) -> ServerContract? {
+    public static func contract(_ id: ContractID) -> ServerContract? {
         all.first { $0.descriptor.id == id }
     }
 
@@ -58,17 +58,18 @@ public struct ServerContract: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - baseURL: The server, such as `http://127.0.0.1:8081` (a URL ending in `/items` works too).
-    ///   - ietf: `true` when the server declares the IETF idempotency-key draft profile: a reused
-    ///     key with another body then must get `422`, and `409` means "still being processed".
-    ///   - options: The watchdog limit (also each connection's timeout) and strictness.
+    ///   - profile: What the server's conflict answers mean: under ``ConflictProfile/ietfDraft``
+    ///     a reused key with another body must get `422`, and `409` means "still being
+    ///     processed"; under ``ConflictProfile/sourceDocument`` (the default) it must get `409`.
     ///   - restart: Restarts the server on the same storage and returns once it answers again;
     ///     without it S5 is not applicable.
+    ///   - options: The watchdog limit (also each connection's timeout) and strictness.
     /// - Returns: The report: every exchange is a transcript step; a wrong answer is a violation.
     public func run(
         against baseURL: URL,
-        ietf: Bool = false,
-        options: RunOptions = RunOptions(),
-        restart: (@Sendable () async throws -> Void)? = nil
+        profile: ConflictProfile = .sourceDocument,
+        restart: (@Sendable () async throws -> Void)? = nil,
+        options: RunOptions = RunOptions()
     ) async -> ContractReport {
         let subject = baseURL.absoluteString
         guard let endpoint = ServerEndpoint(baseURL: baseURL) else {
@@ -89,8 +90,9 @@ public struct ServerContract: Hashable, Sendable, CustomStringConvertible {
         ) { recorder in
             let probe = ServerProbe(
                 client: HTTPClient(endpoint: endpoint, timeout: options.watchdog), recorder: recorder,
-                contract: descriptor.id, ietf: ietf, baseURL: baseURL)
-            recorder.record("server \(subject), profile \(ietf ? "IETF idempotency-key draft" : "seed (409 on a body mismatch)")")
+                contract: descriptor.id, profile: profile, baseURL: baseURL)
+            recorder.record(
+                "server \(subject), profile \(profile == .ietfDraft ? "IETF idempotency-key draft (422 on a body mismatch)" : "source document (409 on a body mismatch)")")
             switch descriptor.id {
             case "S1": try await ServerTimelines.sameKeySameBody(probe)
             case "S2": try await ServerTimelines.sameKeyDifferentBody(probe)

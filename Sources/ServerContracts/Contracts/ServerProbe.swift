@@ -17,8 +17,8 @@ struct ServerProbe: Sendable {
     let client: HTTPClient
     let recorder: TimelineRecorder
     let contract: ContractID
-    /// `true` when the server declares the IETF idempotency-key draft profile.
-    let ietf: Bool
+    /// What the server's conflict answers mean.
+    let profile: ConflictProfile
     let baseURL: URL
 
     /// A fresh key for this run, printed in every step that uses it: `s1-a-1b2c3d4e5f60`.
@@ -122,5 +122,8 @@ struct ServerProbe: Sendable {
     }
 
     /// The status a reused key with a different body must get in the declared profile.
-    var mismatchStatus: Int { ietf ? 422 : 409 }
+    var mismatchStatus: Int { profile.mismatchStatus }
+
+    /// Whether the server declares the IETF idempotency-key draft profile.
+    var followsIETFDraft: Bool { profile == .ietfDraft }
 }

@@ -44,10 +44,10 @@ enum ServerTimelines {
         if conflict.status != wanted {
             let hint: String
             switch conflict.status {
-            case 422 where !probe.ietf:
+            case 422 where !probe.followsIETFDraft:
                 hint = "The server answers 422, as the IETF idempotency-key draft does. If that is its "
-                    + "declared profile, check it with ietf: true (conformance check-server --ietf)."
-            case 409 where probe.ietf:
+                    + "declared profile, check it with profile: .ietfDraft (conformance check-server --profile ietf-draft)."
+            case 409 where probe.followsIETFDraft:
                 hint = "In the IETF draft 409 means \"still being processed\"; a finished key reused with a "
                     + "different body is 422. If the server follows the seed's contract, drop the IETF declaration."
             case let status? where (200..<300).contains(status):
@@ -163,12 +163,12 @@ enum ServerTimelines {
         for reply in replies { try probe.requireReachable(reply) }
         if let refused = replies.first(where: { reply in
             guard let status = reply.status, (400..<500).contains(status) else { return false }
-            return !(probe.ietf && status == 409)
+            return !(probe.followsIETFDraft && status == 409)
         }) {
             throw probe.violation(
                 "Expected every concurrent request with key \(key) and the same body to get the stored result "
                     + "or an unknown outcome, but one got \(refused.summary).",
-                expected: probe.ietf ? "2xx, 409 (in progress), 5xx or a dropped connection" : "2xx, 5xx or a dropped connection",
+                expected: probe.followsIETFDraft ? "2xx, 409 (in progress), 5xx or a dropped connection" : "2xx, 5xx or a dropped connection",
                 actual: refused.summary,
                 hint: refused.status == 409
                     ? "In the seed's contract 409 means a different body; a concurrent duplicate should wait for "

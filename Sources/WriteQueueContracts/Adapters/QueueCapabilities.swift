@@ -1,3 +1,5 @@
+import ConformanceKit
+
 /// What a write-queue adapter declares about its queue, so the kit checks the rule and not one
 /// way of meeting it.
 ///

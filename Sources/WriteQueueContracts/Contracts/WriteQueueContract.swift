@@ -31,9 +31,12 @@ import ConformanceKit
 public struct WriteQueueContract: Sendable, Hashable, Identifiable, CustomStringConvertible {
     /// The catalogue entry: ID, name, rule and tier.
     public let descriptor: ContractDescriptor
+    /// Set by ``all(for:)``: whether the contract applies to that adapter.
+    public let applicability: Applicability?
 
-    private init(_ descriptor: ContractDescriptor) {
+    private init(_ descriptor: ContractDescriptor, applicability: Applicability? = nil) {
         self.descriptor = descriptor
+        self.applicability = applicability
     }
 
     /// The stable ID, such as `Q3`.
@@ -42,27 +45,22 @@ public struct WriteQueueContract: Sendable, Hashable, Identifiable, CustomString
     /// `Q3 replay after crash`.
     public var description: String { descriptor.title }
 
-    /// Every write-queue contract, in catalogue order.
-    public static let all: [WriteQueueContract] = ContractCatalog.writeQueue.map(WriteQueueContract.init)
+    /// Every write-queue contract, Q1 to Q12, in catalogue order.
+    public static let all: [WriteQueueContract] = ContractCatalog.writeQueue.map { WriteQueueContract($0) }
 
     /// The contract with `id`, or `nil` when the catalogue has no such write-queue contract.
-    public static func named(_ id: ContractID) -> WriteQueueContract? {
+    /// - Parameter id: An ID such as `"Q3"`.
+    public static func contract(_ id: ContractID) -> WriteQueueContract? {
         all.first { $0.id == id }
     }
 
-    /// The contracts that can run against `adapter`, given its declared capabilities: use them
-    /// as the arguments of a parameterized test. ``notApplicable(for:)`` names the others.
+    /// Every contract, Q1 to Q12, each marked with whether it applies to `adapter`.
+    ///
+    /// Use it as the arguments of a parameterized test: a contract that does not apply is
+    /// still listed, and checking it records a warning that names the reason, so it is never
+    /// silently counted as passed.
     public static func all<A: WriteQueueAdapter>(for adapter: A.Type) -> [WriteQueueContract] {
-        all.filter { $0.applicability(for: A.capabilities).isApplicable }
-    }
-
-    /// The contracts that cannot run against `adapter`, each with the reason.
-    public static func notApplicable<A: WriteQueueAdapter>(for adapter: A.Type)
-        -> [(contract: WriteQueueContract, reason: String)]
-    {
-        all.compactMap { contract in
-            contract.applicability(for: A.capabilities).reason.map { (contract, $0) }
-        }
+        all.map { WriteQueueContract($0.descriptor, applicability: $0.applicability(for: A.capabilities)) }
     }
 
     /// Whether this contract can run against a queue with `capabilities`.
@@ -126,10 +124,11 @@ public struct WriteQueueContract: Sendable, Hashable, Identifiable, CustomString
     }
 
     public static func == (lhs: WriteQueueContract, rhs: WriteQueueContract) -> Bool {
-        lhs.id == rhs.id
+        lhs.descriptor == rhs.descriptor && lhs.applicability == rhs.applicability
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
+        hasher.combine(descriptor)
+        hasher.combine(applicability)
     }
 }

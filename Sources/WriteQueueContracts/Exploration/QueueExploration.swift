@@ -103,7 +103,7 @@ public enum QueueExploration {
                 typeName: name,
                 module: String(reflecting: A.self).split(separator: ".").first.map(String.init) ?? name,
                 invariant: invariant, provenance: "\(provenance), schedule \(hit.index + 1)",
-                originalSteps: hit.steps.count))
+                originalSteps: hit.steps.count, strictTier: options.strict ? invariant.tier : nil))
     }
 
     /// Seeded random schedules in blocks of eight, on every core; each rule's first failure by

@@ -114,11 +114,11 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
     /// This schedule as a Swift Testing test that replays it against `typeName`.
     func regressionTest(
         typeName name: String, module: String, invariant: ContractDescriptor, provenance: String,
-        originalSteps: Int
+        originalSteps: Int, strictTier: ContractTier? = nil
     ) -> String {
         RegressionTestSource.test(
             scheduleType: "QueueSchedule", literal: swiftLiteral(indent: "    "), steps: steps.count,
             typeName: name, checkArguments: "\(name).self", module: module, invariant: invariant,
-            provenance: provenance, originalSteps: originalSteps)
+            provenance: provenance, originalSteps: originalSteps, strictTier: strictTier)
     }
 }

@@ -1,3 +1,5 @@
+import ConformanceKit
+
 extension WriteQueueContract {
     /// Q4 409 stops. The server already holds a different body under op-1's key; op-2 flows.
     /// In the source document's profile the 409 stops op-1; in the IETF profile a 409 first

@@ -50,10 +50,10 @@ func temporaryDirectory() throws -> URL {
 
 /// A configuration on a free loopback port.
 func loopback(
-    mode: FaultMode = .commitThen503, journal: URL? = nil, allowReset: Bool = false,
-    idleTimeout: Duration = .seconds(30)
+    mode: FaultMode = .commitThen503, profile: ConflictProfile = .sourceDocument, journal: URL? = nil,
+    allowReset: Bool = false, idleTimeout: Duration = .seconds(30)
 ) -> ServerConfiguration {
     ServerConfiguration(
-        host: "127.0.0.1", port: 0, mode: mode, journalPath: journal?.path, allowReset: allowReset,
+        host: "127.0.0.1", port: 0, mode: mode, profile: profile, journalPath: journal?.path, allowReset: allowReset,
         idleTimeout: idleTimeout)
 }
