@@ -65,6 +65,7 @@ struct PastedExplorerOutput {
         await schedule.check(SeedPagerAdapter.self)
         let report = await schedule.run(against: SeedPagerAdapter.self)
         #expect(report.outcome == .passed)
-        #expect(report.transcript.entries.count == 4)
+        // The start, the three steps, then the liveness check at the end and its bottom trigger.
+        #expect(report.transcript.entries.count == 6)
     }
 }

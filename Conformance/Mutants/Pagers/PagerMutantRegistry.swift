@@ -94,6 +94,7 @@ extension BundledImplementations {
                     .fails("P4", because: "the cancelled load's late page is appended to the new query"),
                     .fails("P5", because: "the cancelled load's timeout shows an error on the new query"),
                     .fails("P8", because: "data arriving for a cancelled load is written"),
+                    .fails("P6", because: "its catch of CancellationError returns before clearing the load task, so the live load's cancellation leaves loading set"),
                 ]),
             .asyncPager(
                 ViewModelThatSetsLoadingAfterTheAwaitAdapter.self,
@@ -127,6 +128,12 @@ extension BundledImplementations {
     /// real bug each, their code unchanged (`Mutants/Pagers/AppStyle/`).
     static var appStyleMutants: [ImplementationUnderCheck] {
         [
+            .pager(
+                ReducerFeedStateAdapter.self, name: "ReducerFeedState", kind: .mutant,
+                summary: "A reducer-style state that returns early on any cancellation error, before its ticket check.",
+                ledger: [
+                    .fails("P6", because: "a cancellation error of the live page 3 leaves loading set, so neither bottom nor retry asks again"),
+                ]),
             .asyncPager(
                 StaleCursorBeforeGuardPagerAdapter.self, name: "StaleCursorBeforeGuardPager",
                 kind: .mutant,

@@ -1,5 +1,6 @@
 extension PagerContract {
-    /// P6: a failure keeps the items, shows an error, and a retry asks for the same page.
+    /// P6: a failure keeps the items, shows an error, and a retry asks for the same page; a
+    /// cancellation error of the live request also ends the loading state.
     static let failureKeepsItems = PagerContract("P6") { t in
         let samePage = hint("P6")
         try await t.loadFirstPage(rows: [1, 2, 3])
@@ -26,7 +27,21 @@ extension PagerContract {
         try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "the retried page 2 arrived")
         try await t.expectState(
             \.showsError, false, named: "the error state", after: "the retried page 2 arrived")
-        try t.expectOneRequest(
+        let page3 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 3, after: "bottom reached after the retry succeeded")
+
+        // A cancellation error of the request in flight (the system cancelled it: the app went
+        // to the background, the session was invalidated) is a failure of the current page
+        // too: the loading state ends and the page can be asked for again. Whether an error
+        // is shown for it is the pager's choice, and so is which trigger asks again.
+        try await t.fail(page3, with: .cancelled)
+        try await t.expectState(
+            \.isLoading, false, named: "the loading state",
+            after: "page 3's own request ended with a cancellation error",
+            hint: "Only a non-current request's cancellation may be ignored: check the ticket first, then clear the loading state for the request in flight.")
+        var askedAgain = try await t.bottomReached()
+        if askedAgain.isEmpty { askedAgain = try await t.retry() }
+        try t.expectOneRequest(
+            askedAgain, forPage: 3, after: "bottom reached (or retry) after page 3 was cancelled", hint: samePage)
     }
 }

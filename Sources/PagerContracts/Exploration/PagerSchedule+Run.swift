@@ -6,8 +6,9 @@ extension PagerSchedule {
         id: "I1–I6", name: "exploration invariants",
         rule: ContractCatalog.invariants.prefix(6).map { "\($0.id) \($0.name)." }.joined(separator: " "))
 
-    /// Replays this schedule against a fresh instance of `adapter` and checks the invariants
-    /// I1–I6 after every step.
+    /// Replays this schedule against a fresh instance of `adapter`, checks the invariants
+    /// I1–I6 after every step, and ends with the liveness check: every open request answered,
+    /// the loading state must have ended and a trigger must still start a request.
     ///
     /// The framework-free entry point: `ConformanceTesting`'s `check(_:)` records the report as
     /// issues; an XCTest user can call `XCTFail(report.fullText)`.
@@ -38,7 +39,8 @@ extension PagerSchedule {
     }
 
     /// Replays this schedule against a fresh subject made by the async `adapter`, once per
-    /// delivery mode, checks the invariants I1–I6 after every step, and returns the first
+    /// delivery mode, checks the invariants I1–I6 after every step and liveness at the end
+    /// (except under `alreadyAvailable`, whose answers come from a recorded plan), and returns the first
     /// failing run's report (or a pass).
     ///
     /// Under `alreadyAvailable` delivery, every answer the schedule gives right after the step
@@ -79,6 +81,10 @@ extension PagerSchedule {
                 for step in steps {
                     recorder.setWaiting(for: "the pager to handle \(step.swiftCode)")
                     try await execution.apply(step)
+                }
+                if mode != .alreadyAvailable {
+                    recorder.setWaiting(for: "the liveness check at the end of the schedule")
+                    try await execution.checkLiveness()
                 }
             } catch let failure as ScheduleExecution.Failure {
                 await execution.finish()
@@ -160,6 +166,15 @@ extension PagerSchedule {
                 replay.failure = ScheduleExecution.Failure(error)
                 replay.failingIndex = index
                 break
+            }
+        }
+        if replay.failure == nil, replay.notApplicable == nil, mode != .alreadyAvailable {
+            waits?.setWaiting(for: "the liveness check at the end of the schedule (\(mode.map { "\($0)" } ?? "model"), replay)")
+            do {
+                try await execution.checkLiveness()
+            } catch {
+                replay.failure = ScheduleExecution.Failure(error)
+                replay.failingIndex = steps.isEmpty ? nil : steps.count - 1
             }
         }
         await execution.finish()

@@ -81,6 +81,17 @@ struct ScheduleTrial {
                 break
             }
         }
+        if hit == nil {
+            waits?.setWaiting(for: "the liveness check at the end of the schedule (answering what is open, then a trigger)")
+            do {
+                try await execution.checkLiveness()
+            } catch {
+                let failure = ScheduleExecution.Failure(error)
+                hit = PagerExploration.Hit(
+                    index: index, steps: steps, invariant: failure.key, tier: failure.violation.tier,
+                    mode: generationMode)
+            }
+        }
         waits?.setWaiting(for: "the subject's work to end (answering what is open)")
         await execution.finish()
         let unobservable = execution.unobservableTriggers

@@ -178,3 +178,53 @@ struct MainQueueCallbackPagerAdapter: AsyncPagerAdapter {
 
     static func itemID(for row: PageRow) -> String { row.stringID }
 }
+
+/// `ReducerFeedState`: a reducer-style feed state whose store runs the fetch effects. Its one
+/// bug: a cancellation error returns early before the current-request check, so a cancelled
+/// live request leaves the loading state set for good (P6's cancellation part; the explorer
+/// finds it through its liveness check at the end of a schedule). It has no no-progress bound.
+struct ReducerFeedStateAdapter: PagerModelAdapter {
+    static let capabilities = PagerCapabilities(triggers: [.refresh], stopsOnNoProgress: false)
+    var state = ReducerFeedState()
+
+    mutating func bottomReached() -> PageRequest<ReducerFetchEffect>? {
+        state.scrolledToBottom().map { PageRequest($0, page: $0.page) }
+    }
+
+    mutating func changeQuery(to query: String) -> PageRequest<ReducerFetchEffect>? {
+        state.queryChanged(to: query).map { PageRequest($0, page: $0.page) }
+    }
+
+    mutating func refresh() -> PageRequest<ReducerFetchEffect>? {
+        state.pulledToRefresh().map { PageRequest($0, page: $0.page) }
+    }
+
+    mutating func retry() -> PageRequest<ReducerFetchEffect>? {
+        state.retryTapped().map { PageRequest($0, page: $0.page) }
+    }
+
+    mutating func deliver(_ response: PageResponse, for ticket: ReducerFetchEffect) -> PageRequest<ReducerFetchEffect>? {
+        let items = response.rows.map { ReducerFeedItem(id: $0.stringID, title: "Item \($0.id)") }
+        state.fetchSucceeded(ReducerFeedPage(items: items, hasMore: response.hasMore), for: ticket)
+        return nil
+    }
+
+    mutating func fail(_ failure: PageFailure, for ticket: ReducerFetchEffect) -> PageRequest<ReducerFetchEffect>? {
+        let error: any Error =
+            switch failure {
+            case .cancelled: CancellationError()
+            case .timeout: URLError(.timedOut)
+            case .serverError: URLError(.badServerResponse)
+            }
+        state.fetchFailed(error, for: ticket)
+        return nil
+    }
+
+    func snapshot() -> PagerSnapshot<String> {
+        PagerSnapshot(
+            visibleIDs: state.items.map(\.id), isLoading: state.isLoading, hasMore: state.hasMore,
+            showsError: state.errorMessage != nil)
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
