@@ -38,19 +38,19 @@ extension BundledImplementations {
         [
             .asyncPager(
                 FillScreenFeedModelAdapter.self, name: "FillScreenFeedModel", kind: .adopter,
-                summary: "Every bottom trigger loads pages until 50 items (2.5 pages) are visible.", explorable: false),
+                summary: "Every bottom trigger loads pages until 50 items (2.5 pages) are visible."),
             .asyncPager(
                 DebouncedSearchModelAdapter.self, name: "DebouncedSearchModel", kind: .adopter,
-                summary: "Triggers run through an intermediate task; a second one joins through it.", explorable: false),
+                summary: "Triggers run through an intermediate task; a second one joins through it."),
             .asyncPager(
                 AppearFeedModelAdapter.self, name: "AppearFeedModel", kind: .adopter,
-                summary: "A cursor feed whose first page comes only from onAppear().", explorable: false),
+                summary: "A cursor feed whose first page comes only from onAppear()."),
             .asyncPager(
                 SerialQueryPagerAdapter.self, name: "SerialQueryPager", kind: .adopter,
-                summary: "An actor with a serial request queue: a query change waits for the old request.", explorable: false),
+                summary: "An actor with a serial request queue: a query change waits for the old request."),
             .asyncPager(
                 DirectoryPagerAdapter.self, name: "DirectoryPager", kind: .adopter,
-                summary: "A cursor directory with refresh only: no query change.", explorable: false),
+                summary: "A cursor directory with refresh only: no query change."),
         ]
     }
 }

@@ -51,7 +51,12 @@ func runExplore(arguments: [String]) async -> Int32 {
     for implementation in selected {
         guard let result = await implementation.explore(options) else {
             if !json {
-                let contracts = implementation.ledger.contracts.map(\.rawValue).joined(separator: ", ")
+                // In the ledger's order (the set of IDs has none: the line changed run to run).
+                var listed: [String] = []
+                for entry in implementation.ledger.entries where entry.blockedBy == nil && !listed.contains(entry.contract.rawValue) {
+                    listed.append(entry.contract.rawValue)
+                }
+                let contracts = listed.joined(separator: ", ")
                 let reason =
                     implementation.kind == .mutant && !contracts.isEmpty
                     ? "left to its fixed contracts \(contracts), which catch it (its registry entry says why)"

@@ -25,8 +25,11 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
     static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000, stopsAtFirstFinding: true)
 
     @Test func everyBundledAsyncPagerIsExplorable() {
-        #expect(AsyncExplorableCase.mutants.count == 3)
-        #expect(AsyncExplorableCase.adopters.count == 5)
+        // The app-style pagers too (appear, fill the screen, debounce, serial queries, refresh only).
+        let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
+        #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
+        #expect(AsyncExplorableCase.mutants.count == 7)
+        #expect(AsyncExplorableCase.adopters.count == 10)
         let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
         #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
     }

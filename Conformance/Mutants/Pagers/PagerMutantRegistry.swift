@@ -142,7 +142,8 @@ extension BundledImplementations {
                     .fails("P4", because: "a stale answer after B's first page leaves its cursor for B's next request"),
                     .fails("P9", because: "a stale response's cursor is used for the next request"),
                     .fails("P11", because: "a pre-refresh answer after the refreshed first page leaves its cursor"),
-                ], explorable: false),
+                
+                ]),
             .asyncPager(
                 StalePageNumberBeforeGuardPagerAdapter.self, name: "StalePageNumberBeforeGuardPager",
                 kind: .mutant,
@@ -150,7 +151,8 @@ extension BundledImplementations {
                 ledger: [
                     .fails("P4", because: "a stale answer after D's first page makes D's next request skip a page"),
                     .fails("P11", because: "a pre-refresh answer after the refreshed first page moves the next page"),
-                ], explorable: false),
+                
+                ]),
             .asyncPager(
                 MainQueueCallbackPagerAdapter.self, name: "MainQueueCallbackPager", kind: .mutant,
                 summary: "Written as correct; completions hop with Task { @MainActor in }. The kit "
@@ -158,13 +160,15 @@ extension BundledImplementations {
                     + "of page 2 clears loading while page 3 loads.",
                 ledger: [
                     .fails("P3", because: "a completion that runs again while the next page loads clears the loading state"),
-                ], explorable: false),
+                
+                ]),
             .asyncPager(
                 SelfChainingPagerAdapter.self, name: "SelfChainingPager", kind: .mutant,
                 summary: "Fetches the next page by itself while pages add nothing new, without a bound.",
                 ledger: [
                     .fails("P12", because: "it chains requests by itself past the no-progress bound"),
-                ], explorable: false),
+                
+                ]),
         ]
     }
 }

@@ -83,9 +83,9 @@ extension ScheduleExecution {
 
     /// I2, I4 and I3, checked on the snapshot after every step.
     func checkState(before: PagerState, staleAnswer: Request?, startedCurrentRequest: Bool = false) throws {
-        var seen: Set<VisibleItem> = []
-        let duplicates = state.visible.filter { !seen.insert($0).inserted }
-        if !duplicates.isEmpty {
+        if Self.hasDuplicates(state.visible) {
+            var seen: Set<VisibleItem> = []
+            let duplicates = state.visible.filter { !seen.insert($0).inserted }
             throw failure(
                 "P2", invariant: "I2",
                 "Expected no duplicate visible IDs, but \(Self.list(duplicates)) \(duplicates.count == 1 ? "is" : "are") shown twice.",
@@ -93,7 +93,7 @@ extension ScheduleExecution {
                 hint: "De-duplicate by item ID against everything visible, and inside the page.")
         }
         if let stale = staleAnswer {
-            var changes = state.changes(since: before)
+            var changes = state == before ? [] : state.changes(since: before)
             // At the async level a trigger still running when the query changed (a
             // fill-the-screen loop woken by its stale answer) may go on and load the current
             // query's next page: that request passed I1, I3 and I5 when it started, and the
@@ -110,8 +110,13 @@ extension ScheduleExecution {
                     hint: "Compare the answer's ticket (generation and page, or cursor) with the request in flight before touching any state; cancelling the old request proves nothing.")
             }
         }
+        // The common case first, without building the wanted list.
+        if state.visible.count == accepted.count,
+            zip(state.visible, accepted).allSatisfy({ $0 == .row($1) })
+        {
+            return
+        }
         let wanted = accepted.map(VisibleItem.row)
-        if state.visible == wanted { return }
         // P10 asks only that loading stops at a stalled cursor: showing that page's new items
         // and refusing them both conform.
         if !refusableRows.isEmpty, state.visible == wanted.filter({
@@ -119,8 +124,11 @@ extension ScheduleExecution {
         }) {
             return
         }
-        if acceptedPages == 0 && (state.visible.isEmpty || state.visible == generationStartVisible) { return }
-        let allowed = acceptedPages == 0 ? acceptedSet.union(Self.rows(generationStartVisible)) : acceptedSet
+        // Before the query's first page (or when that page stalled its cursor and may be
+        // refused), the list may still show what it showed before, or nothing.
+        let beforeFirstPage = acceptedPages == 0 || (stalledFirstPage && acceptedPages == 1)
+        if beforeFirstPage && (state.visible.isEmpty || state.visible == generationStartVisible) { return }
+        let allowed = beforeFirstPage ? acceptedSet.union(Self.rows(generationStartVisible)) : acceptedSet
         let intruders = state.visible.filter {
             if case .row(let id) = $0 { return !allowed.contains(id) && staleRows.contains(id) }
             return false
@@ -154,6 +162,16 @@ extension ScheduleExecution {
             expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),
             hint: "Append each accepted page at once, keep the server's order, and accept a response only once.")
+    }
+
+    /// Whether an item appears twice; without a set for the short lists a schedule shows.
+    static func hasDuplicates(_ items: [VisibleItem]) -> Bool {
+        guard items.count > 1 else { return false }
+        guard items.count <= 32 else { return Set(items).count != items.count }
+        for later in 1..<items.count {
+            for earlier in 0..<later where items[earlier] == items[later] { return true }
+        }
+        return false
     }
 
     static func rows(_ items: [VisibleItem]) -> Set<Int> {

@@ -7,60 +7,87 @@ extension ScheduleExecution {
 
     /// Liveness at the schedule's bounded end: what should happen eventually does.
     ///
-    /// Once the schedule's steps ran, the kit answers every open request (oldest first, each
-    /// with two fresh items and more pages to come, so no end and no stall is reached), then:
-    /// - with nothing in flight, the loading state must have ended: P6 when the current page's
-    ///   last answer was a failure (a cancellation error of the live request swallowed is the
-    ///   bug this finds);
+    /// Once the schedule's steps ran, the kit answers the current query's open requests (oldest
+    /// first, each with two fresh items and more pages to come, so no end and no stall is
+    /// reached), then:
+    /// - with nothing in flight, the loading state must have ended;
     /// - unless the list ended (last page, stalled cursor, a declared stop, a protocol error
     ///   shown, or `hasMore: false` shown), a bottom trigger, or else a retry, must start a
-    ///   request: P6 while an error is shown or the current page failed.
+    ///   request.
     ///
-    /// Otherwise the finding is P4 when the schedule gave an earlier query's answer since this
-    /// query began (it moved what the snapshot does not show, such as `hasMore`), P3 when it
-    /// delivered a page again, and P1 ("the next trigger starts exactly one request") else.
+    /// The finding is named by the schedule's last step of this query that may have moved what
+    /// the snapshot does not show: a failure of the current page, P6 (a cancellation error of
+    /// the live request swallowed is the bug this finds); an earlier query's answer, P4 (it
+    /// set a flag or `hasMore`); a page delivered again, P3. With none of them, P1 ("the next
+    /// trigger starts exactly one request").
     ///
-    /// Every answer and trigger goes through ``apply(_:)``, so the invariants are checked on
+    /// When the pager is stuck and an earlier query's request is still open, the kit answers
+    /// those too (a pager may wait for them) and judges again; still stuck, the first verdict
+    /// stands. Every answer and trigger goes through ``apply(_:)``, so the invariants are checked on
     /// the way and the transcript shows them. Nothing is judged when a trigger could not be
     /// observed or the chain of loads outlasts ``livenessAnswers``. The contract is named
     /// from the schedule's own steps, never from the answers given here (a stale page answered
     /// while draining is not what left the loading state set).
     func checkLiveness() async throws {
-        recorder?.record("liveness: answer every open request, then a trigger must still work")
-        // Named from the schedule's own steps: an earlier query's answer or a repeated one
-        // given there may have moved what the state does not show (P4, P3).
-        let otherwise = cause(otherwise: "P1")
+        recorder?.record("liveness: answer the current query's open requests, then a trigger must still work")
+        // Named from the schedule's own steps, never from the answers given here: the last one
+        // that may have moved what the state does not show (a failure of the current page, an
+        // earlier query's answer, a page delivered again), else P1.
+        let suspect = lastSuspect ?? "P1"
+        guard try await answerOpenRequests(ofEarlierQueries: false) else { return }
+        guard let verdict = try await livenessVerdict(naming: suspect) else { return }
+        // A pager may wait for an earlier query's request before it loads (a serial request
+        // queue): answer those too, and judge again. Still stuck, the first verdict stands;
+        // it saw the pager before any answer the check gave to a non-current request.
+        guard openNumbers.contains(where: { requests[$0 - 1].generation != generation }) else { throw verdict }
+        recorder?.record("liveness: answer the earlier queries' open requests too (a pager may wait for them)")
+        guard try await answerOpenRequests(ofEarlierQueries: true) else { return }
+        if try await livenessVerdict(naming: suspect) != nil { throw verdict }
+    }
+
+    /// Answers open requests, oldest first, each with two fresh items and more to come: the
+    /// current query's only, or every one.
+    /// - Returns: `false` when nothing can be judged (a step was skipped, or a chain of loads
+    ///   outlasts ``livenessAnswers``).
+    private func answerOpenRequests(ofEarlierQueries: Bool) async throws -> Bool {
         var answers = 0
-        while let open = unanswered.first, answers < Self.livenessAnswers {
+        while let number = openNumbers.first(where: { ofEarlierQueries || requests[$0 - 1].generation == generation }) {
+            guard answers < Self.livenessAnswers else { return false }
             answers += 1
-            let fresh = [100 + 2 * open.number, 101 + 2 * open.number]
-            guard try await apply(.deliver(request: open.number, rows: fresh)) else { return }
+            guard try await apply(.deliver(request: number, rows: [100 + 2 * number, 101 + 2 * number])) else {
+                return false
+            }
         }
-        guard unanswered.isEmpty else { return }
-        let failed = failedPosition != nil
+        return true
+    }
+
+    /// The liveness failure the pager shows now, or `nil` when it is alive or nothing can be
+    /// judged: a loading state set with none of the current query's requests open, or no
+    /// bottom trigger nor retry that starts a request while the list goes on.
+    private func livenessVerdict(naming contract: ContractID) async throws -> Failure? {
+        let failed = contract == "P6"
         if state.isLoading == true {
-            throw livenessFailure(
-                failed ? "P6" : otherwise,
-                "Expected the loading state to end once nothing is in flight, but it stays set after every request was answered"
+            return livenessFailure(
+                contract,
+                "Expected the loading state to end once the requests in flight are answered, but it stays set"
                     + (failed ? " (the current page's last answer was a failure)." : "."),
-                expected: "loading false (no request in flight)", actual: "state: \(state)",
+                expected: "loading false (no request of query \(query) in flight)", actual: "state: \(state)",
                 hint: failed
                     ? "Clear the loading state on every failure of the request in flight, cancellation errors included: only a non-current request's answer may be ignored."
                     : "Clear the loading state when the request in flight is answered, and set it only when a request starts.")
         }
-        guard end == nil, state.hasMore != false, state.hasProtocolError != true else { return }
+        guard end == nil, state.hasMore != false, state.hasProtocolError != true else { return nil }
         let before = requests.count
-        guard try await apply(.bottomReached) else { return }
-        if requests.count > before { return }
-        guard try await apply(.retry) else { return }
-        if requests.count > before { return }
-        let inError = failed || state.showsError == true
-        throw livenessFailure(
-            inError ? "P6" : otherwise,
-            "Expected a bottom trigger or a retry to start a request once nothing is in flight and more pages exist, but neither started one.",
+        guard try await apply(.bottomReached) else { return nil }
+        if requests.count > before { return nil }
+        guard try await apply(.retry) else { return nil }
+        if requests.count > before { return nil }
+        return livenessFailure(
+            contract,
+            "Expected a bottom trigger or a retry to start a request once nothing of query \(query) is in flight and more pages exist, but neither started one.",
             expected: "a request for \(usesCursors ? "the next cursor" : "page \(acceptedPages + 1)") of query \(query)",
             actual: "requests: none; state: \(state)",
-            hint: inError
+            hint: failed
                 ? "After a failure of the current page, retry (or the bottom trigger) must request that page again."
                 : "Reset whatever guards a new load (an in-flight flag, a task handle) when the request in flight is answered, whatever the answer.")
     }
@@ -69,11 +96,15 @@ extension ScheduleExecution {
         _ contract: ContractID, _ summary: String, expected: String, actual: String, hint: String
     ) -> Failure {
         let title = ContractCatalog.descriptor(contract)?.title ?? contract.rawValue
+        // Searched and shrunk as one liveness finding, named on the shrunk schedule: a step
+        // that did not cause the stuck state (a page delivered again after the failure that
+        // did) is dropped there, and the step left last names the rule.
         return Failure(
             invariant: contract,
             violation: Violation(
                 tier: ContractCatalog.descriptor(contract)?.tier ?? .required,
                 summary: "\(title) (liveness at the schedule's end): \(summary)", expected: expected,
-                actual: actual, hint: hint, step: stepsTaken))
+                actual: actual, hint: hint, step: stepsTaken),
+            key: "liveness")
     }
 }

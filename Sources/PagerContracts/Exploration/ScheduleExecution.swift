@@ -116,6 +116,20 @@ final class ScheduleExecution {
     private(set) var end: EndOfList?
     private(set) var pagesWithoutProgress = 0
     private(set) var generationStartVisible: [VisibleItem] = []
+    /// Whether the current query's first accepted page stalled its cursor (P10): a pager may
+    /// refuse it and keep showing what it showed before, as before any first page.
+    private(set) var stalledFirstPage = false
+    /// Whether the appear event was sent (adapters that declare `.appear`).
+    private var appeared = false
+    /// The last step of this query that may have changed what a snapshot does not show, and
+    /// so the rule a pager stuck at the end of the schedule breaks: a failure of the current
+    /// page (P6), an earlier query's answer (P4), a page delivered again (P3).
+    private(set) var lastSuspect: ContractID?
+    /// The trigger being performed, while it runs.
+    private(set) var triggerInProgress: PagerTrigger?
+    /// Whether the step being applied delivers a page the kit accepts (a request the pager
+    /// starts now, it started by itself on that page).
+    private var answeringAcceptedPage = false
     /// Rows delivered to stale requests, by row ID.
     private(set) var staleRows: Set<Int> = []
     /// The new items of the page whose cursor stalled (P10): a pager may show or refuse them.
@@ -177,11 +191,32 @@ final class ScheduleExecution {
 
 
     /// The requests not answered yet.
-    var unanswered: [Request] { requests.filter { $0.answer == nil } }
+    var unanswered: [Request] { openNumbers.map { requests[$0 - 1] } }
+
+    /// The numbers of the requests not answered yet, oldest first (kept as requests start and
+    /// are answered: the random search asks for them at every step).
+    private(set) var openNumbers: [Int] = []
+
+    private func markAnswered(_ index: Int, _ answer: PageAnswer) {
+        requests[index].answer = answer
+        openNumbers.removeAll { $0 == index + 1 }
+    }
 
     /// The requests answered with a page, which may be delivered again.
-    var answeredWithPage: [Request] {
-        requests.filter { if case .page = $0.answer { true } else { false } }
+    var answeredWithPage: [Request] { requests.filter(canRedeliver) }
+
+    /// Whether some request was answered with a page (without building the list).
+    var hasAnsweredWithPage: Bool { requests.contains(where: canRedeliver) }
+
+    /// Whether `request`'s page may be delivered again: it has one, and no open request of its
+    /// generation asks for the same position (a retry at a stalled cursor). A pager whose
+    /// ticket is the query and the position cannot tell that second delivery from the open
+    /// request's answer, as it cannot tell a failure delivered twice from the retry's.
+    func canRedeliver(_ request: Request) -> Bool {
+        guard case .page = request.answer else { return false }
+        return !openNumbers.contains {
+            requests[$0 - 1].generation == request.generation && requests[$0 - 1].position == request.position
+        }
     }
 
     /// Whether a second delivery of one response is possible at this level.
@@ -231,6 +266,10 @@ final class ScheduleExecution {
         }
         let requestsBefore = requests.count
         switch step {
+        case .bottomReached where capabilities.triggers.contains(.appear) && !appeared:
+            // The first load of a list that loads on appear comes from the appear event.
+            appeared = true
+            text = "the list appeared" + (try await fire(.appear))
         case .bottomReached:
             text = "bottom reached" + (try await fire(.bottomReached))
         case .retry:
@@ -258,22 +297,27 @@ final class ScheduleExecution {
             if let minted = response.nextCursor, cursorGenerations[minted] == nil {
                 cursorGenerations[minted] = request.generation
             }
-            requests[index].answer = .page(response)
+            markAnswered(index, .page(response))
             if request.generation == generation {
                 accept(response, for: request)
+                if lastSuspect == "P6" { lastSuspect = nil }
             } else {
+                lastSuspect = "P4"
                 staleAnswer = request
                 staleAnswersGiven += 1
                 staleAnswersThisQuery += 1
                 staleRows.formUnion(rows)
             }
-            text = "answer \(describe(request))\(staleNote(request)): \(response)"
-                + (try await answer(index, with: .page(response)))
+            answeringAcceptedPage = request.generation == generation
+            let started = try await answer(index, with: .page(response))
+            answeringAcceptedPage = false
+            if recorder != nil { text = "answer \(describe(request))\(staleNote(request)): \(response)" + started }
         case .redeliver(let number):
             guard driver.canDeliverTwice, let index = index(of: number),
-                case .page(let response)? = requests[index].answer
-            else { return skip(step, "request #\(number) has no page to deliver again") }
+                case .page(let response)? = requests[index].answer, canRedeliver(requests[index])
+            else { return skip(step, "request #\(number) has no page to deliver again, or an open request asks for the same position") }
             let request = requests[index]
+            lastSuspect = request.generation == generation ? "P3" : "P4"
             if request.generation != generation {
                 staleAnswer = request
                 staleAnswersGiven += 1
@@ -282,23 +326,25 @@ final class ScheduleExecution {
                 repeatedAnswersThisQuery += 1
             }
             repeatedAnswersGiven += 1
-            text = "answer \(describe(request)) [again]\(staleNote(request)): \(response)"
-                + (try await answer(index, with: .page(response)))
+            let started = try await answer(index, with: .page(response))
+            if recorder != nil { text = "answer \(describe(request)) [again]\(staleNote(request)): \(response)" + started }
         case .fail(let number, let failure):
             guard let index = index(of: number), requests[index].answer == nil else {
                 return skip(step, "request #\(number) is not waiting for an answer")
             }
             let request = requests[index]
-            requests[index].answer = .failure(failure)
+            markAnswered(index, .failure(failure))
             if request.generation == generation {
                 failedPosition = request.position
+                lastSuspect = "P6"
             } else {
+                lastSuspect = "P4"
                 staleAnswer = request
                 staleAnswersGiven += 1
                 staleAnswersThisQuery += 1
             }
-            text = "answer \(describe(request))\(staleNote(request)): failure: \(failure)"
-                + (try await answer(index, with: .failure(failure)))
+            let started = try await answer(index, with: .failure(failure))
+            if recorder != nil { text = "answer \(describe(request))\(staleNote(request)): failure: \(failure)" + started }
         }
         if !driver.plannedAnswers.isEmpty {
             // The subject already holds an answer the schedule gives at a later step: what it
@@ -340,6 +386,8 @@ final class ScheduleExecution {
         repeatedAnswersThisQuery = 0
         staleAnswersThisQuery = 0
         pagesWithoutProgress = 0
+        stalledFirstPage = false
+        lastSuspect = nil
         generationStartVisible = state.visible
     }
 
@@ -353,17 +401,22 @@ final class ScheduleExecution {
     private var pendingFailure: Failure?
 
     private func fire(_ trigger: PagerTrigger) async throws -> String {
+        triggerInProgress = trigger
+        defer { triggerInProgress = nil }
         switch try await driver.perform(trigger) {
         case .started(let positions):
-            return " → " + register(positions)
+            let started = register(positions)
+            return recorder == nil ? "" : " → " + started
         case .rejected(let error):
-            return " → rejected: \(error)"
+            return recorder == nil ? "" : " → rejected: \(error)"
         }
     }
 
     private func answer(_ index: Int, with answer: PageAnswer) async throws -> String {
         let positions = try await driver.answer(request: index, with: answer)
-        return positions.isEmpty ? "" : " → " + register(positions)
+        guard !positions.isEmpty else { return "" }
+        let started = register(positions)
+        return recorder == nil ? "" : " → " + started
     }
 
     private func index(of number: Int) -> Int? {
@@ -407,6 +460,7 @@ final class ScheduleExecution {
             if response.nextCursor == nil || response.nextCursor == requested {
                 end = .stalledCursor(requested)
                 refusableRows = Set(accepted.dropFirst(countBefore))
+                stalledFirstPage = acceptedPages == 1
             } else if capabilities.detectsCursorCycles, let next = response.nextCursor, requestedCursors.contains(next) {
                 end = .cursorCycle(next)
             }
@@ -428,16 +482,55 @@ final class ScheduleExecution {
         request.generation == generation ? "" : " [stale: issued under query \(request.query), gen \(request.generation)]"
     }
 
+    /// A pager that declares it waits for the user after a page that adds nothing
+    /// (`stopsOnNoProgress: false`) must not chain the next load by itself on such a page:
+    /// P12, as its fixed timeline checks (recommended).
+    private func checkChainAfterNoProgress(_ request: Request) -> Failure? {
+        guard answeringAcceptedPage, !capabilities.stopsOnNoProgress, pagesWithoutProgress >= 1,
+            request.generation == generation
+        else { return nil }
+        return failure(
+            "P12", invariant: "I5",
+            "Expected no request started by the pager itself after an accepted page that added nothing (the adapter declares stopsOnNoProgress: false: the pager waits for the next trigger), but it started \(describe(request)).",
+            expected: "requests: none until the next trigger", actual: "requests: \(describe(request))",
+            hint: "Count accepted pages in a row that add no new visible item, whichever way the next request starts (a trigger or your own chaining); stop chaining at the bound and report a stall.")
+    }
+
+    /// P10 stops automatic loading at a stalled cursor or a cycle; a retry the user taps is
+    /// not automatic: it may ask again, and the list goes on from what that answer says.
+    func liftProtocolErrorStopForRetry() {
+        guard triggerInProgress == .retry, let end, end.contract == "P10" else { return }
+        self.end = nil
+        // The pager showed the stalled page's new items or refused them; from here on the
+        // oracle follows the choice its last snapshot shows.
+        // A refused first page leaves what the list showed before the query's first page.
+        let keptPrevious = stalledFirstPage && !state.visible.isEmpty && state.visible == generationStartVisible
+        let shown = !keptPrevious && state.visible.contains {
+            if case .row(let id) = $0 { refusableRows.contains(id) } else { false }
+        }
+        if !shown {
+            accepted.removeAll { refusableRows.contains($0) }
+            acceptedSet.subtract(refusableRows)
+            if stalledFirstPage { acceptedPages -= 1 }
+        }
+        refusableRows = []
+        stalledFirstPage = false
+    }
+
     private func register(_ positions: [PagePosition]) -> String {
         var started: [String] = []
         for position in positions {
             let request = Request(
                 number: requests.count + 1, generation: generation, query: query, position: position,
                 staleAnswersBefore: staleAnswersGiven, repeatedAnswersBefore: repeatedAnswersGiven)
+            liftProtocolErrorStopForRetry()
             if pendingFailure == nil { pendingFailure = checkNewRequest(request) }
+            if pendingFailure == nil { pendingFailure = checkChainAfterNoProgress(request) }
             requests.append(request)
+            openNumbers.append(request.number)
             if case .cursor(let cursor?) = position { requestedCursors.append(cursor) }
-            started.append(describe(request))
+            // Descriptions only for a transcript: the search replays without one.
+            if recorder != nil { started.append(describe(request)) }
         }
         return started.isEmpty ? "no request" : started.joined(separator: ", ")
     }

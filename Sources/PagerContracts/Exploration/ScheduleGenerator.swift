@@ -12,20 +12,32 @@ enum ScheduleGenerator {
         -> PagerSchedule.Step
     {
         let capabilities = execution.capabilities
-        let open = execution.unanswered
-        let answered = execution.canDeliverTwice ? execution.answeredWithPage : []
-        var choices: [(weight: Int, kind: Int)] = [(4, 0), (1, 1), (1, 2)]
-        if capabilities.triggers.contains(.refresh) { choices.append((1, 3)) }
-        if capabilities.triggers.contains(.fillScreen) { choices.append((1, 4)) }
-        if !open.isEmpty { choices += [(7, 5), (2, 6)] }
-        if !answered.isEmpty { choices.append((1, 7)) }
-        switch random.pick(weighted: choices.map { ($0.weight, $0.kind) }) {
+        let open = execution.openNumbers
+        let canRedeliver = execution.canDeliverTwice && execution.hasAnsweredWithPage
+        // The weighted choice, drawn as `SplitMix64.pick(weighted:)` would draw it from
+        // [(4, bottom), (1, retry), (1, query), (1, refresh)?, (1, fill)?, (7, deliver)?,
+        // (2, fail)?, (1, redeliver)?] (the same roll, the same kinds in the same order), without
+        // building that array at every step: this is the explorer's innermost loop.
+        let refresh = capabilities.triggers.contains(.refresh)
+        let fill = capabilities.triggers.contains(.fillScreen)
+        let total = 6 + (refresh ? 1 : 0) + (fill ? 1 : 0) + (open.isEmpty ? 0 : 9) + (canRedeliver ? 1 : 0)
+        var roll = random.below(total)
+        var kind = 0
+        for (weight, candidate, present) in [
+            (4, 0, true), (1, 1, true), (1, 2, true), (1, 3, refresh), (1, 4, fill), (7, 5, !open.isEmpty),
+            (2, 6, !open.isEmpty), (1, 7, canRedeliver),
+        ] where present {
+            kind = candidate
+            if roll < weight { break }
+            roll -= weight
+        }
+        switch kind {
         case 1: return .retry
         case 2: return .changeQuery
         case 3: return .refresh
         case 4: return .fillScreen
         case 5:
-            let request = open[random.below(open.count)]
+            let number = open[random.below(open.count)]
             let rowCounts = [0, 1, 1, 2, 2, 2, 3, 3, 3]
             let rows = (0..<rowCounts[random.below(rowCounts.count)]).map { _ in 1 + random.below(8) }
             let hasMore = !random.chance(1, in: 5)
@@ -34,12 +46,13 @@ enum ScheduleGenerator {
                 let pick = random.below(10)
                 cursor = pick == 0 ? .stalled : pick == 1 ? .repeated : .next
             }
-            return .deliver(request: request.number, rows: rows, hasMore: hasMore, cursor: cursor)
+            return .deliver(request: number, rows: rows, hasMore: hasMore, cursor: cursor)
         case 6:
-            let request = open[random.below(open.count)]
+            let number = open[random.below(open.count)]
             let failures: [PageFailure] = [.timeout, .timeout, .serverError(status: 503), .cancelled]
-            return .fail(request: request.number, failures[random.below(failures.count)])
+            return .fail(request: number, failures[random.below(failures.count)])
         case 7:
+            let answered = execution.answeredWithPage
             return .redeliver(request: answered[random.below(answered.count)].number)
         default:
             return .bottomReached
