@@ -4,10 +4,15 @@ import ConformanceTesting
 import Testing
 
 @Suite struct WatchdogTests {
+    /// Long enough for the body to get a thread of the cooperative pool on a loaded machine
+    /// (under the thread sanitizer, parallel suites kept both threads busy past 2 s, and the
+    /// watchdog then rightly said it was still waiting for the timeline to start).
+    static let limit: Duration = .seconds(10)
+
     @Test func aHungAdapterBecomesANamedFailure() async throws {
         let contract = try #require(PagerContract.contract("P1"))
         let report = await contract.run(
-            against: HangingPagerAdapter.self, options: RunOptions(watchdog: .seconds(2)))
+            against: HangingPagerAdapter.self, options: RunOptions(watchdog: Self.limit))
         HangingPagerAdapter.release.signal()
         let violation = try #require(report.outcome.violations.first)
         #expect(violation.kind == .watchdog)
@@ -21,7 +26,7 @@ import Testing
 
     @Test func anAsyncHangIsCancelledAndNamed() async {
         let descriptor = ContractCatalog.descriptor("P1")!
-        let report = await ContractRun.execute(descriptor, subject: "Hung", watchdog: .seconds(2)) {
+        let report = await ContractRun.execute(descriptor, subject: "Hung", watchdog: Self.limit) {
             recorder in
             recorder.setWaiting(for: "request #1 to park at the page source")
             await waitUntilCancelled()
