@@ -48,17 +48,28 @@ public struct RequestLayout: Hashable, Sendable {
     /// The key and the operation's canonical body (sorted keys, the key field removed) of
     /// `request`, read through this layout. A body that is not JSON is returned unchanged.
     package func normalize(_ request: WriteRequest) -> (key: String?, body: Data) {
-        guard let object = try? JSONSerialization.jsonObject(with: request.body, options: [.fragmentsAllowed])
-        else { return (request.idempotencyKey, request.body) }
-        var key = request.idempotencyKey
+        // The form depends on the body alone (the header key only fills in a missing body key),
+        // so one cached entry serves every request with these bytes, whatever its header.
+        let entry = CanonicalFormCache.shared.entry(.operation(self), of: request.body) {
+            operationForm(of: request.body)
+        }
+        return (entry.key ?? request.idempotencyKey, entry.body ?? request.body)
+    }
+
+    /// The key this layout finds in `body` and the operation's canonical body, or an entry
+    /// without a body when `body` is not JSON.
+    private func operationForm(of body: Data) -> CanonicalFormCache.Entry {
+        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        else { return CanonicalFormCache.Entry() }
+        var key: String?
         var operation = Self.value(at: operationBody, in: object) ?? object
         if case .bodyField(let path) = self.key {
-            key = Self.value(at: path, in: object).flatMap { $0 as? String } ?? key
+            key = Self.value(at: path, in: object).flatMap { $0 as? String }
             if path.starts(with: operationBody), path.count > operationBody.count {
                 operation = Self.removing(Array(path.dropFirst(operationBody.count)), from: operation)
             }
         }
-        return (key, WriteBody.canonical(operation) ?? request.body)
+        return CanonicalFormCache.Entry(key: key, body: WriteBody.canonical(operation))
     }
 
     private static func value(at path: [String], in object: Any) -> Any? {
@@ -97,5 +108,8 @@ enum WriteBody {
     }
 
     /// `body` as canonical JSON, or unchanged when it is not JSON.
-    static func normalized(_ body: Data) -> Data { canonical(body) ?? body }
+    static func normalized(_ body: Data) -> Data {
+        CanonicalFormCache.shared.entry(.body, of: body) { CanonicalFormCache.Entry(body: canonical(body)) }.body
+            ?? body
+    }
 }

@@ -72,6 +72,12 @@ public final class ManualClock: Clock, Sendable {
             sleeper.trigger.map { frozenTriggers.contains($0) } ?? false
         }
 
+        /// The waits of live (not crashed) triggers. Read through this method, not a closure
+        /// over the locked state: a closure capturing the inout state copies all of it.
+        var liveSleepers: [Sleeper] {
+            sleepers.values.filter { !frozen($0) }
+        }
+
         mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
             let satisfied = waiterWatchers.filter { $0.count <= sleepers.count }.map(\.continuation)
             waiterWatchers.removeAll { $0.count <= sleepers.count }
@@ -214,8 +220,9 @@ public final class ManualClock: Clock, Sendable {
     public func advance(to instant: Instant) {
         let due: [Sleeper] = state.withLock { state in
             if instant > state.current { state.current = instant }
-            let due = state.sleepers.values
-                .filter { $0.deadline <= state.current && !state.frozen($0) }
+            let current = state.current
+            let due = state.liveSleepers
+                .filter { $0.deadline <= current }
                 .sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
             for sleeper in due { state.sleepers[sleeper.id] = nil }
             return due
@@ -233,7 +240,8 @@ public final class ManualClock: Clock, Sendable {
     /// start). Returns `false` when no live wait is due.
     func resumeEarliestDue() -> Bool {
         let first: Sleeper? = state.withLock { state in
-            let due = state.sleepers.values.filter { $0.deadline <= state.current && !state.frozen($0) }
+            let current = state.current
+            let due = state.liveSleepers.filter { $0.deadline <= current }
             guard let first = due.min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) else { return nil }
             state.sleepers[first.id] = nil
             return first
@@ -266,13 +274,13 @@ public final class ManualClock: Clock, Sendable {
     /// The deadlines of the live waits, earliest first.
     var liveDeadlines: [Instant] {
         state.withLock { state in
-            state.sleepers.values.filter { !state.frozen($0) }.map(\.deadline).sorted()
+            state.liveSleepers.map(\.deadline).sorted()
         }
     }
 
     /// The earliest deadline a wait of a live (not crashed) trigger is waiting for, or `nil`.
     var nextLiveDeadline: Instant? {
-        state.withLock { state in state.sleepers.values.filter { !state.frozen($0) }.map(\.deadline).min() }
+        state.withLock { state in state.liveSleepers.map(\.deadline).min() }
     }
 
     /// The triggers that have a wait pending; `nil` stands for waits outside any trigger.
@@ -315,7 +323,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// The highest priority of a live wait, or `nil` when nothing waits.
     var highestWaitPriority: UInt8? {
-        state.withLock { state in state.sleepers.values.filter { !state.frozen($0) }.map(\.priority).max() }
+        state.withLock { state in state.liveSleepers.map(\.priority).max() }
     }
 
     /// Calls `observer` after every new wait (the settling machinery listens).

@@ -433,7 +433,11 @@ final class QueueStage: Sendable {
     /// Whether a parked request is known only by its launch (no trigger tag): only then can the
     /// app's own machinery be about to send more, and the adapter's barrier is worth a call.
     var hasLaunchLevelSends: Bool {
-        state.withLock { state in state.parked.values.contains { state.isLaunchLevel($0.send) } }
+        state.withLock { state in
+            // A loop, not `contains { state.… }`: a closure capturing the inout state copies it.
+            for parked in state.parked.values where state.isLaunchLevel(parked.send) { return true }
+            return false
+        }
     }
 
     /// What the stage sees, for a watchdog message: each running trigger with its evidence, each

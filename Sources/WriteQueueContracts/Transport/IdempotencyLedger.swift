@@ -82,6 +82,10 @@ public final class IdempotencyLedger: Sendable {
     /// The body as canonical JSON (sorted keys), so bodies compare as the seed compares parsed
     /// payloads; `nil` when the body is not JSON.
     static func canonical(_ body: Data) -> Data? {
+        CanonicalFormCache.shared.entry(.ledger, of: body) { CanonicalFormCache.Entry(body: uncachedCanonical(body)) }.body
+    }
+
+    private static func uncachedCanonical(_ body: Data) -> Data? {
         guard !body.isEmpty,
             let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
         else { return nil }
