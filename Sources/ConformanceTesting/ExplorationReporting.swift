@@ -9,7 +9,7 @@ enum ExplorationReporting {
     /// nothing broke as an error, so its `expecting` entry goes.
     static func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
         for finding in result.findings {
-            let expected = result.expected.contains(finding.invariant.id)
+            let expected = finding.kind.contract.map { result.expected.contains($0) } ?? false
             let isError = !expected && (strict || finding.tier == .required)
             let text = (expected ? "Expected finding (listed in `expecting`): " : "") + result.report(of: finding)
             #if compiler(>=6.2)

@@ -7,7 +7,10 @@ struct ExploreRow: Encodable {
     let level: String
     let strategy: String
     let found: Bool
-    /// The first finding's contract, such as `P7` (required findings come first).
+    /// What the first finding is: `rule` (a contract's rule broke), `adapterError` or `hang`.
+    let findingKind: String?
+    /// The first finding's contract, such as `P7` (required findings come first); `adapter`
+    /// or `hang` for a finding that is no rule's.
     let invariant: String?
     /// Its name, such as `end of list`.
     let invariantName: String?
@@ -44,6 +47,7 @@ struct ExploreRow: Encodable {
         level = implementation.level.rawValue
         strategy = result.strategy.description
         found = result.finding != nil
+        findingKind = result.finding?.kind.name
         invariant = result.finding?.invariant.id.rawValue
         invariantName = result.finding?.invariant.name
         findings = result.unexpectedFindings.map { finding in

@@ -1,8 +1,38 @@
 /// A failure the explorer found: the invariant, the shrunk schedule's report and the
 /// regression test to paste.
 public struct ExplorationFinding: Hashable, Sendable {
-    /// The invariant that failed, such as `I4 nothing from a non-current query ever becomes
-    /// visible`.
+    /// What failed: a contract's rule, the adapter, or a step that never settled.
+    public enum Kind: Hashable, Sendable {
+        /// The implementation broke this contract's rule (the finding is named by it, with
+        /// the contract's tier).
+        case rule(ContractID)
+        /// The adapter threw or did something the kit cannot interpret: not a verdict on any
+        /// rule; fix the adapter first.
+        case adapterError
+        /// A step never settled: the watchdog gave up waiting (its message says on what).
+        case hang
+
+        /// The contract, for a broken rule.
+        public var contract: ContractID? {
+            if case .rule(let id) = self { id } else { nil }
+        }
+
+        /// `rule`, `adapterError` or `hang`: the kind's name in JSON output.
+        public var name: String {
+            switch self {
+            case .rule: "rule"
+            case .adapterError: "adapterError"
+            case .hang: "hang"
+            }
+        }
+    }
+
+    /// What failed. A broken rule names its contract; an adapter error or a hang is no rule's
+    /// verdict, and an `expecting:` list never covers it.
+    public let kind: Kind
+    /// The descriptor the finding is shown under: the contract's for a broken rule, such as
+    /// `P4 stale responses are discarded`; for an adapter error or a hang, a descriptor of
+    /// that failure.
     public let invariant: ContractDescriptor
     /// The tier of the failed check (the end-of-list stops for no progress and cursor cycles
     /// are recommended; everything else is required).
@@ -21,9 +51,10 @@ public struct ExplorationFinding: Hashable, Sendable {
 
     /// Creates a finding.
     package init(
-        invariant: ContractDescriptor, tier: ContractTier, report: ContractReport,
+        kind: Kind, invariant: ContractDescriptor, tier: ContractTier, report: ContractReport,
         originalSteps: Int, shrunkSteps: Int, scheduleLiteral: String, regressionTest: String
     ) {
+        self.kind = kind
         self.invariant = invariant
         self.tier = tier
         self.report = report
@@ -31,5 +62,35 @@ public struct ExplorationFinding: Hashable, Sendable {
         self.shrunkSteps = shrunkSteps
         self.scheduleLiteral = scheduleLiteral
         self.regressionTest = regressionTest
+    }
+}
+
+extension ExplorationFinding.Kind {
+    /// The kind of a finding keyed `key` (a contract's ID when the catalogue knows it) whose
+    /// shrunk replay ended with `violation`.
+    package init(key: ContractID, violation: Violation?) {
+        if ContractCatalog.descriptor(key) != nil {
+            self = .rule(key)
+        } else if violation?.kind == .watchdog {
+            self = .hang
+        } else {
+            self = .adapterError
+        }
+    }
+
+    /// The descriptor an adapter error or a hang is shown under (a broken rule is shown under
+    /// its contract's).
+    package var descriptor: ContractDescriptor? {
+        switch self {
+        case .rule(let id):
+            ContractCatalog.descriptor(id)
+        case .adapterError:
+            ContractDescriptor(
+                id: "adapter", name: "adapter error", rule: "The adapter must complete every step.")
+        case .hang:
+            ContractDescriptor(
+                id: "hang", name: "the schedule hung",
+                rule: "Every step must settle: the subject returns or is provably blocked on the timeline.")
+        }
     }
 }

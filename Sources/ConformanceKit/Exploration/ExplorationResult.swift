@@ -52,7 +52,7 @@ public struct ExplorationResult: Hashable, Sendable {
 
     /// The findings of rules the exploration was not told to expect.
     public var unexpectedFindings: [ExplorationFinding] {
-        findings.filter { !expected.contains($0.invariant.id) }
+        findings.filter { finding in finding.kind.contract.map { !expected.contains($0) } ?? true }
     }
 
     /// The first unexpected finding (a required rule's before a recommended one's), or `nil`
@@ -62,13 +62,13 @@ public struct ExplorationResult: Hashable, Sendable {
     /// Expected rules nothing broke: a known finding that stopped happening, so its entry in
     /// ``ExplorationOptions/expecting`` can go.
     public var expectedButNotFound: [ContractID] {
-        expected.filter { id in !findings.contains { $0.invariant.id == id } }.sorted()
+        expected.filter { id in !findings.contains { $0.kind == .rule(id) } }.sorted()
     }
 
     /// One line: what was explored and what was found.
     public var headline: String {
         var notes: [String] = []
-        let known = findings.filter { expected.contains($0.invariant.id) }
+        let known = findings.filter { finding in finding.kind.contract.map { expected.contains($0) } ?? false }
         if !known.isEmpty { notes.append("expected: " + known.map(\.invariant.id.rawValue).joined(separator: ", ")) }
         if !expectedButNotFound.isEmpty {
             notes.append("expected but not found: " + expectedButNotFound.map(\.rawValue).joined(separator: ", "))

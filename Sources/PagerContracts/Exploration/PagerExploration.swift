@@ -93,7 +93,7 @@ public enum PagerExploration {
                 continue
             }
             // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
-            if !findings.contains(where: { $0.invariant.id == finding.invariant.id && $0.tier == finding.tier }) {
+            if !findings.contains(where: { $0.kind == finding.kind && $0.tier == finding.tier }) {
                 findings.append(finding)
             }
         }
@@ -227,6 +227,18 @@ public enum PagerExploration {
                 }
                 let fingerprint = execution.fingerprint
                 let next = prefix.count < depth ? ScheduleGenerator.alphabet(for: execution) : []
+                // Every state the search reaches is also judged for liveness, as a random
+                // schedule's end is: answer what is open, then a trigger must still work. It runs
+                // after the fingerprint and the alphabet were read, so it changes neither.
+                if mode != .alreadyAvailable {
+                    waits.setWaiting(for: "the liveness check after an exhaustive prefix of \(prefix.count) steps")
+                    do {
+                        try await execution.checkLiveness()
+                    } catch {
+                        await execution.finish()
+                        return Visited(failure: ScheduleExecution.Failure(error).key)
+                    }
+                }
                 await execution.finish()
                 return Visited(fingerprint: fingerprint, next: next)
             }
@@ -293,14 +305,10 @@ public enum PagerExploration {
             hit.message == nil
             ? await watchedReplay(steps, subject, mode: mode, options: options)?.failure?.invariant ?? hit.invariant
             : hit.invariant
-        let invariant =
-            ContractCatalog.descriptor(contract)
-            ?? (hit.invariant == "watchdog"
-                ? ContractDescriptor(
-                    id: hit.invariant, name: "the schedule hung",
-                    rule: "Every step must settle: the subject returns or is provably blocked on the timeline.")
-                : ContractDescriptor(
-                    id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step."))
+        let kind: ExplorationFinding.Kind =
+            hit.invariant == "watchdog" && ContractCatalog.descriptor(contract) == nil
+            ? .hang : ExplorationFinding.Kind(key: contract, violation: violation)
+        let invariant = kind.descriptor ?? ContractDescriptor(id: contract, name: "exploration", rule: "")
         var provenance =
             switch options.strategy {
             case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"
@@ -309,7 +317,7 @@ public enum PagerExploration {
         if let mode { provenance += ", \(mode)" }
         let tier = violation?.tier ?? .required
         return ExplorationFinding(
-            invariant: invariant, tier: tier, report: report,
+            kind: kind, invariant: invariant, tier: tier, report: report,
             originalSteps: hit.steps.count, shrunkSteps: steps.count,
             scheduleLiteral: schedule.swiftLiteral(indent: ""),
             regressionTest: schedule.regressionTest(

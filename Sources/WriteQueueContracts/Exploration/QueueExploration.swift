@@ -92,12 +92,11 @@ public enum QueueExploration {
         steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
         let schedule = QueueSchedule(steps)
         let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
-        let invariant =
-            ContractCatalog.descriptor(hit.invariant)
-            ?? ContractDescriptor(id: hit.invariant, name: "adapter error", rule: "The adapter must complete every step.")
+        let kind = ExplorationFinding.Kind(key: hit.invariant, violation: report.outcome.violations.first)
+        let invariant = kind.descriptor ?? ContractDescriptor(id: hit.invariant, name: "exploration", rule: "")
         let name = String(describing: A.self)
         return ExplorationFinding(
-            invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
+            kind: kind, invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
             shrunkSteps: steps.count, scheduleLiteral: schedule.swiftLiteral(indent: ""),
             regressionTest: schedule.regressionTest(
                 typeName: name,

@@ -1,0 +1,28 @@
+import ConformanceTesting
+import Testing
+
+/// A finding says what failed as a type: a contract's rule (named by its ID), an adapter
+/// error or a hang, never a placeholder ID in a contract's place.
+@Suite struct FindingKindTests {
+    @Test func aBrokenRuleIsNamedByItsContract() async throws {
+        let result = await PagerExploration.explore(
+            PagerWithTwoBugs.self, options: ExplorationOptions(strategy: .random(seed: 1), budget: 200))
+        #expect(Set(result.findings.map(\.kind)) == [.rule("P2"), .rule("P7")], "\(result.fullText)")
+        for finding in result.findings {
+            #expect(finding.kind.contract == finding.invariant.id)
+        }
+    }
+
+    @Test func anUnawaitedTriggerIsAnAdapterErrorThatNoExpectationCovers() async throws {
+        var options = ExplorationOptions(strategy: .random(seed: 1), budget: 50)
+        options.expecting = ["P4"]
+        let result = await PagerExploration.explore(PagerWhoseAdapterSpawnsItsTrigger.self, options: options)
+        #expect(result.findings.count == 1, "\(result.fullText)")
+        let finding = try #require(result.finding, "\(result.headline)")
+        #expect(finding.kind == .adapterError, "\(result.fullText)")
+        #expect(finding.kind.contract == nil)
+        #expect(finding.kind.name == "adapterError")
+        #expect(finding.invariant.name == "adapter error")
+        #expect(result.expectedButNotFound == ["P4"], "an adapter error is no rule's finding")
+    }
+}
