@@ -66,7 +66,19 @@ struct ExplorableCase: Sendable, CustomTestStringConvertible {
         let result = await PagerExploration.explore(PagerThatForgetsTheEnd.self, options: options)
         let finding = try #require(result.finding)
         #expect(finding.invariant.id == "P7")
-        #expect(finding.shrunkSteps == 3)
+        // Bottom reached, the last page: the liveness check's own bottom trigger then asks for
+        // a page after the end (a third step is not needed to see it).
+        #expect(finding.shrunkSteps == 2, "\(finding.scheduleLiteral)")
+    }
+
+    @Test func exhaustiveSearchReturnsAShortestScheduleAcrossSubtrees() async throws {
+        // A four-step failure sits in an earlier subtree than the one-step fill; deepening each
+        // subtree on its own returned the four steps.
+        let options = ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 50_000)
+        let result = await PagerExploration.explore(PagerThatCommitsFillAtTheEnd.self, options: options)
+        let finding = try #require(result.finding)
+        #expect(finding.invariant.id == "P13")
+        #expect(finding.shrunkSteps == 1, "\(finding.scheduleLiteral)")
     }
 
     @Test func theSameSeedReproducesTheSameRunOnAnyNumberOfCores() async throws {

@@ -1,6 +1,7 @@
-/// The depth-first half of a bounded exhaustive search, iteratively deepened: every schedule
-/// of length d below a prefix is tried before any of length d + 1, so the budget is never spent
-/// deep in the first branch while a shorter failure waits in the next one. A prefix whose
+/// The depth-first half of a bounded exhaustive search, iteratively deepened over every subtree
+/// at once (``search(subtrees:depth:budget:parallelism:run:)``): every schedule of length d is
+/// tried before any of length d + 1, so the budget is never spent deep in the first branch while
+/// a shorter failure waits in the next one. A prefix whose
 /// fingerprint was already explored with at least as many steps left is pruned.
 ///
 /// The subject cannot be copied, so `run` executes each prefix from scratch and says whether it
@@ -39,17 +40,62 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
         self.cap = cap
     }
 
-    /// Searches below `prefix`; returns the first failing schedule and its failure.
-    /// - Parameter run: Runs a prefix (the second argument is the current depth limit).
+    /// One round of the deepening below `prefix`: every schedule of up to `limit` steps, none
+    /// longer.
     package mutating func search(
-        below prefix: [Step], run: ([Step], Int) async -> Visit
+        below prefix: [Step], limit: Int, run: ([Step], Int) async -> Visit
     ) async -> (steps: [Step], failure: Failure)? {
-        for limit in prefix.count...max(prefix.count, depth) {
-            seen = [:]
-            if let hit = await visit(prefix, limit: limit, run: run) { return hit }
-            if explored >= cap { return nil }
+        guard prefix.count <= limit else { return nil }
+        seen = [:]
+        return await visit(prefix, limit: limit, run: run)
+    }
+
+    /// Searches every subtree below `prefixes`, iteratively deepened across all of them: every
+    /// schedule of length d in any subtree runs before any of length d + 1, so the hit is a
+    /// shortest failing schedule, and among the shortest the first by subtree number. (Deepening
+    /// each subtree on its own and taking the first subtree with a hit returned a four-step
+    /// schedule while a two-step one failed in a later subtree.) Each round's subtrees run on
+    /// `parallelism` workers; the result depends only on the subtree numbers.
+    /// - Parameters:
+    ///   - prefixes: The subtrees' prefixes, in order.
+    ///   - depth: The longest schedule.
+    ///   - budget: The most prefixes to run over all rounds, shared evenly between subtrees.
+    ///   - parallelism: Workers per round.
+    ///   - run: Runs a prefix of a subtree (its number, the prefix, the round's depth limit).
+    /// - Returns: The prefixes run, their steps, and the hit with its number in the search and
+    ///   its subtree.
+    package static func search(
+        subtrees prefixes: [[Step]], depth: Int, budget: Int, parallelism: Int,
+        run: @escaping @Sendable (_ subtree: Int, _ prefix: [Step], _ limit: Int) async -> Visit
+    ) async -> (explored: Int, steps: Int, hit: (index: Int, subtree: Int, steps: [Step], failure: Failure)?) {
+        var explored = 0
+        var steps = 0
+        let shortest = prefixes.map(\.count).min() ?? 0
+        for limit in shortest...max(shortest, depth) {
+            let remaining = budget - explored
+            guard remaining > 0 else { break }
+            let cap = max(1, remaining / max(1, prefixes.count))
+            let round = await ParallelSearch.firstHit(blocks: prefixes.count, parallelism: parallelism) { block in
+                var search = DeepeningSearch(depth: limit, cap: cap)
+                let hit = await search.search(below: prefixes[block], limit: limit) { prefix, limit in
+                    await run(block, prefix, limit)
+                }
+                return .init(
+                    explored: search.explored, steps: search.steps,
+                    hit: hit.map { (index: search.explored - 1, subtree: block, steps: $0.steps, failure: $0.failure) })
+            }
+            if let hit = round.hit {
+                // The hit's number counts every prefix run before it: earlier rounds, and this
+                // round's subtrees before its own.
+                return (
+                    explored + round.explored, steps + round.steps,
+                    (explored + round.explored - 1, hit.subtree, hit.steps, hit.failure)
+                )
+            }
+            explored += round.explored
+            steps += round.steps
         }
-        return nil
+        return (explored, steps, nil)
     }
 
     private mutating func visit(

@@ -172,27 +172,25 @@ public enum PagerExploration {
                 }
             }
         }
+        // Deepened across every subtree and mode at once, so the hit is a shortest schedule.
         let blocks = subtrees
-        let cap = max(1, options.budget / max(1, blocks.count))
-        return await ParallelSearch.firstHit(blocks: blocks.count, parallelism: options.parallelism) { block in
-            let mode = blocks[block].mode
-            var search = DeepeningSearch<PagerSchedule.Step, (invariant: ContractID, message: String?)>(
-                depth: depth, cap: cap)
-            let hit = await search.search(below: blocks[block].prefix) { prefix, limit in
-                await Task.yield()
-                let visited = await PrefixRun.run(prefix, subject, mode: mode, depth: limit, watchdog: watchdog)
-                return .init(
-                    failure: visited.failure.map { ($0, visited.message) }, fingerprint: visited.fingerprint,
-                    next: visited.next)
-            }
+        let search = await DeepeningSearch<PagerSchedule.Step, (invariant: ContractID, message: String?)>.search(
+            subtrees: blocks.map(\.prefix), depth: depth, budget: options.budget, parallelism: options.parallelism
+        ) { block, prefix, limit in
+            await Task.yield()
+            let visited = await PrefixRun.run(prefix, subject, mode: blocks[block].mode, depth: limit, watchdog: watchdog)
             return .init(
-                explored: search.explored, steps: search.steps,
-                hit: hit.map {
-                    Hit(
-                        index: search.explored - 1, steps: $0.steps, invariant: $0.failure.invariant, mode: mode,
-                        message: $0.failure.message)
-                })
+                failure: visited.failure.map { ($0, visited.message) }, fingerprint: visited.fingerprint,
+                next: visited.next)
         }
+        return (
+            search.explored, search.steps,
+            search.hit.map {
+                Hit(
+                    index: $0.index, steps: $0.steps, invariant: $0.failure.invariant, mode: blocks[$0.subtree].mode,
+                    message: $0.failure.message)
+            }
+        )
     }
 
     /// Runs one prefix of the exhaustive search on a fresh subject; at the async level inside

@@ -13,8 +13,8 @@ struct QueueSearchHit: Sendable {
 /// (``DeepeningSearch``). Each prefix runs again on
 /// fresh storage (a queue cannot be copied); a prefix whose fingerprint was already explored
 /// with at least as many steps left is pruned. The two-step prefixes are the blocks shared out
-/// to every core, and the first failure by block number wins, so the result never depends on
-/// timing. `budget` bounds the schedules run, shared evenly between the blocks.
+/// to every core, deepened together (a shortest failing schedule wins, and among the shortest
+/// the first by block number), so the result never depends on timing. `budget` bounds the schedules run, shared evenly between the blocks.
 enum QueueExhaustiveSearch {
     static func search<A: WriteQueueAdapter>(
         _ adapter: A.Type, depth: Int, options: ExplorationOptions
@@ -34,17 +34,17 @@ enum QueueExhaustiveSearch {
                 prefixes += visited.next.map { [first, $0] }
             }
         }
+        // Deepened across every subtree at once, so the hit is a shortest schedule.
         let subtrees = prefixes
-        let cap = max(1, options.budget / max(1, subtrees.count))
-        return await ParallelSearch.firstHit(blocks: subtrees.count, parallelism: options.parallelism) { block in
-            var search = DeepeningSearch<QueueSchedule.Step, ContractID>(depth: depth, cap: cap)
-            let hit = await search.search(below: subtrees[block]) { prefix, _ in
-                await visit(prefix, A.self, watchdog: watchdog)
-            }
-            return .init(
-                explored: search.explored, steps: search.steps,
-                hit: hit.map { QueueSearchHit(index: search.explored - 1, steps: $0.steps, invariant: $0.failure) })
+        let search = await DeepeningSearch<QueueSchedule.Step, ContractID>.search(
+            subtrees: subtrees, depth: depth, budget: options.budget, parallelism: options.parallelism
+        ) { _, prefix, _ in
+            await visit(prefix, A.self, watchdog: watchdog)
         }
+        return (
+            search.explored, search.steps,
+            search.hit.map { QueueSearchHit(index: $0.index, steps: $0.steps, invariant: $0.failure) }
+        )
     }
 
     typealias Visit = DeepeningSearch<QueueSchedule.Step, ContractID>.Visit
