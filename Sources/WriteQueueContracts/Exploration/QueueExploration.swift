@@ -31,9 +31,12 @@ public enum QueueExploration {
         let start = clock.now
         let search: (explored: Int, steps: Int, hits: [QueueSearchHit])
         let provenance: String
+        var unobservable = 0
         switch options.strategy {
         case .random(let seed):
-            search = await randomSearch(A.self, seed: seed, options: options)
+            let random = await randomSearch(A.self, seed: seed, options: options)
+            search = (random.explored, random.steps, random.hits)
+            unobservable = random.unobservableTriggers
             provenance = "random, seed \(seed)"
         case .exhaustive(let depth):
             let first = await QueueExhaustiveSearch.search(A.self, depth: depth, options: options)
@@ -56,7 +59,7 @@ public enum QueueExploration {
             subject: String(describing: A.self), strategy: options.strategy, schedules: search.explored,
             steps: search.steps, findings: findings, expected: options.expecting,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
-            unreproducedFailures: unreproduced)
+            unobservableTriggers: unobservable, unreproducedFailures: unreproduced)
     }
 
     /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
@@ -109,12 +112,14 @@ public enum QueueExploration {
     /// schedule number wins, so the result depends only on the seed.
     private static func randomSearch<A: WriteQueueAdapter>(
         _ adapter: A.Type, seed: UInt64, options: ExplorationOptions
-    ) async -> (explored: Int, steps: Int, hits: [QueueSearchHit]) {
+    ) async -> (explored: Int, steps: Int, hits: [QueueSearchHit], unobservableTriggers: Int) {
         let blockSize = 8
         let budget = options.budget
         let maxSteps = options.maxSteps
         let watchdog = options.watchdog
-        return await ParallelSearch.search(
+        // Per block, so the total is the same whichever worker ran which block.
+        let unobservable = Locked(rawValue: [Int: Int]())
+        let search = await ParallelSearch.search(
             blocks: (budget + blockSize - 1) / blockSize, options: options, key: \.invariant
         ) { block -> ParallelSearch.HitsBlock<QueueSearchHit> in
             var explored = 0
@@ -128,6 +133,7 @@ public enum QueueExploration {
                     execution, _ in generator.withLock { $0.next(for: execution) }
                 }
                 stepCount += replay.applied.count
+                unobservable.withLock { $0[block, default: 0] += replay.unobservableTriggers }
                 if let invariant = replay.invariant, !hits.contains(where: { $0.invariant == invariant }) {
                     let hit = QueueSearchHit(index: index, steps: replay.steps, invariant: invariant)
                     if counts(hit, options) { hits.append(hit) }
@@ -136,6 +142,11 @@ public enum QueueExploration {
             }
             return .init(explored: explored, steps: stepCount, hits: hits)
         }
+        // Stopped at the first finding, blocks after its own may or may not have run: count
+        // only those up to it.
+        let last = options.stopsAtFirstFinding ? search.hits.first.map { $0.index / blockSize } : nil
+        let skipped = unobservable.rawValue.filter { last == nil || $0.key <= last! }.values.reduce(0, +)
+        return (search.explored, search.steps, search.hits, skipped)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -33,6 +33,8 @@ extension QueueSchedule {
         var applied: [Bool]
         /// For each answer, the operation and attempt of the send it answered.
         var targets: [(operation: Int, attempt: Int)?]
+        /// Triggers skipped because the kit could not have seen them settle.
+        var unobservableTriggers = 0
     }
 
     func replay<A: WriteQueueAdapter>(against adapter: A.Type, watchdog: Duration) async -> Replay {
@@ -67,7 +69,11 @@ extension QueueSchedule {
                         outcome.applied.append(true)
                     }
                     let applied = try await execution.apply(step)
-                    outcome.withLock { $0.applied[index] = applied }
+                    let unobservable = execution.unobservableTriggers
+                    outcome.withLock {
+                        $0.applied[index] = applied
+                        $0.unobservableTriggers = unobservable
+                    }
                 }
                 outcome.withLock { $0.index = nil }
                 if let observe {
@@ -94,7 +100,8 @@ extension QueueSchedule {
         if case .failed = report.outcome, seen.invariant == nil { seen.invariant = "adapter" }
         return Replay(
             report: report, invariant: seen.invariant, failingIndex: seen.invariant == nil ? nil : seen.index,
-            steps: seen.steps, applied: seen.applied, targets: seen.targets)
+            steps: seen.steps, applied: seen.applied, targets: seen.targets,
+            unobservableTriggers: seen.unobservableTriggers)
     }
 }
 
@@ -105,4 +112,5 @@ private struct ReplayOutcome {
     var steps: [QueueSchedule.Step] = []
     var applied: [Bool] = []
     var targets: [(operation: Int, attempt: Int)?] = []
+    var unobservableTriggers = 0
 }

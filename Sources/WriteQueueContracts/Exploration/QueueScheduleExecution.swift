@@ -40,6 +40,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     var capabilities: QueueCapabilities { harness.capabilities }
     private(set) var operations: [QueueOperation] = []
     private(set) var stepsTaken = 0
+    /// Submits and passes skipped because the kit could not have seen them join a parked
+    /// request (``QueueStage/nextTriggerUnobservable``), as the pager explorer skips them.
+    private(set) var unobservableTriggers = 0
     /// The step now being checked, as Swift code.
     private(set) var currentStep: QueueSchedule.Step?
     /// The operation the current step submitted, if any.
@@ -98,6 +101,19 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         justSubmitted = nil
         movedClock = false
         let h = harness
+        switch step {
+        case .submit, .submitCopy, .update, .sendingPass:
+            // Every task priority above a parked request was spent by earlier joins: a trigger
+            // started now could join it unseen, and settling would wait on it for ever. Skip
+            // it, like a step that cannot apply, and count it.
+            if let reason = h.stage.nextTriggerUnobservable {
+                unobservableTriggers += 1
+                h.recorder.record("\(step.swiftCode) skipped: \(reason)")
+                return false
+            }
+        default:
+            break
+        }
         switch step {
         case .submit, .submitCopy, .update:
             guard let operation = nextOperation(for: step) else {

@@ -274,11 +274,16 @@ final class QueueStage: Sendable {
     /// only raises a priority and only five raw priorities exist, so a request joined by several
     /// triggers in turn sits at the top rung, and a further join escalates nothing.
     var nextTriggerUnobservable: String? {
-        state.withLock { state in
-            let floor = state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
-            guard Self.ladder.filter({ $0 > floor }).isEmpty else { return nil }
-            return "a request is parked at the top task priority after earlier joins; a pass that "
-                + "joined it now could not be seen"
+        // The floor `start` puts a new trigger above: parked requests and waits on the clock.
+        let waitPriority = clock.highestWaitPriority ?? 0
+        return state.withLock { state in
+            let parkedPriority = state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+            guard Self.ladder.filter({ $0 > max(parkedPriority, waitPriority) }).isEmpty else { return nil }
+            return parkedPriority >= waitPriority
+                ? "a request is parked at the top task priority after earlier joins; a trigger that "
+                    + "joined it now could not be seen"
+                : "a pass waits on the clock at the top task priority after earlier joins; a trigger "
+                    + "that joined it now could not be seen"
         }
     }
 
