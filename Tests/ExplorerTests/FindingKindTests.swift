@@ -2,7 +2,8 @@ import ConformanceTesting
 import Testing
 
 /// A finding says what failed as a type: a contract's rule (named by its ID), an adapter
-/// error or a hang, never a placeholder ID in a contract's place.
+/// error or a hang, never a placeholder ID in a contract's place; a rule's finding reads under
+/// that contract's title and rule, not under the list of invariants.
 @Suite struct FindingKindTests {
     @Test func aBrokenRuleIsNamedByItsContract() async throws {
         let result = await PagerExploration.explore(
@@ -10,6 +11,12 @@ import Testing
         #expect(Set(result.findings.map(\.kind)) == [.rule("P2"), .rule("P7")], "\(result.fullText)")
         for finding in result.findings {
             #expect(finding.kind.contract == finding.invariant.id)
+            // The report reads under that contract: its title once, then its own rule.
+            #expect(finding.report.contract == finding.invariant)
+            let message = try #require(finding.report.messages.first)
+            #expect(message.hasPrefix(finding.invariant.title), "\(message)")
+            #expect(message.contains("  Rule: \(finding.invariant.rule)"), "\(message)")
+            #expect(!message.hasPrefix("\(finding.invariant.title): \(finding.invariant.title)"), "\(message)")
         }
     }
 

@@ -27,7 +27,9 @@ extension ContractReport {
         case .watchdog: "\(contract.title) — not judged, the kit's watchdog fired"
         case .crash: "\(contract.title) — crashed"
         }
-        lines.append("\(label): \(violation.summary)")
+        // A summary that opens with the contract's title (the explorer's) is not titled twice.
+        let titled = violation.kind == .contract && violation.summary.hasPrefix(contract.title)
+        lines.append(titled ? violation.summary : "\(label): \(violation.summary)")
         lines.append("  Rule: \(contract.rule)")
         lines += evidence(of: violation)
         if let hint = violation.hint { lines.append("  Hint: \(hint)") }

@@ -29,6 +29,13 @@ public struct ContractReport: Hashable, Sendable {
         self.notes = notes
     }
 
+    /// This report under `descriptor`: a schedule's report, first run under the explorer's
+    /// invariants, is named by the contract whose rule its violation broke, so its title and
+    /// `Rule:` line are that contract's.
+    package func named(_ descriptor: ContractDescriptor) -> ContractReport {
+        ContractReport(contract: descriptor, subject: subject, outcome: outcome, transcript: transcript, notes: notes)
+    }
+
     /// `true` when the outcome is a failure that counts as an error: any required-tier
     /// violation, any adapter error or watchdog, or, when `strict`, a recommended-tier one. A
     /// cell blocked by a required rule counts as an error too (the blocking rule is broken).

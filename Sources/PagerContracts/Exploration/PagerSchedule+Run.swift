@@ -15,8 +15,8 @@ extension PagerSchedule {
     /// - Parameters:
     ///   - adapter: The adapter type; the kit creates a fresh instance with `init()`.
     ///   - options: The watchdog limit.
-    /// - Returns: Passed, or failed with the first invariant violation (its summary names the
-    ///   invariant) and the transcript up to it.
+    /// - Returns: Passed, or failed with the first invariant violation and the transcript up
+    ///   to it, named by the contract whose rule it broke (its summary names the invariant).
     public func run<Adapter: PagerModelAdapter>(
         against adapter: Adapter.Type, options: RunOptions = RunOptions()
     ) async -> ContractReport {
@@ -70,7 +70,8 @@ extension PagerSchedule {
 
     func run(_ subject: ExplorationSubject, mode: DeliveryMode? = nil, options: RunOptions) async -> ContractReport {
         let name = mode.map { "\(subject.name) (\($0))" } ?? subject.name
-        return await ContractRun.execute(Self.invariants, subject: name, watchdog: options.watchdog) { recorder in
+        let broken = Locked<ContractID?>(rawValue: nil)
+        let report = await ContractRun.execute(Self.invariants, subject: name, watchdog: options.watchdog) { recorder in
             let plan =
                 mode == .alreadyAvailable
                 ? await Self.recordPlan(steps, against: subject, waits: recorder) : AnswerPlan()
@@ -87,6 +88,7 @@ extension PagerSchedule {
                     try await execution.checkLiveness()
                 }
             } catch let failure as ScheduleExecution.Failure {
+                broken.withLock { $0 = failure.invariant }
                 await execution.finish()
                 var violation = failure.violation
                 violation.step = violation.step.map { $0 + 1 }
@@ -99,6 +101,9 @@ extension PagerSchedule {
             }
             await execution.finish()
         }
+        // Named by the contract whose rule broke (its rule text, not the list of invariants).
+        guard let id = broken.rawValue, let descriptor = ContractCatalog.descriptor(id) else { return report }
+        return report.named(descriptor)
     }
 
     /// The answers an `immediate` replay of `steps` gives right after the step that made each

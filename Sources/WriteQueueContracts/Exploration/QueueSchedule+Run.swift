@@ -98,8 +98,10 @@ extension QueueSchedule {
         // A copy: when the watchdog gave up, the timeline may still be running and writing.
         var seen = outcome.rawValue
         if case .failed = report.outcome, seen.invariant == nil { seen.invariant = "adapter" }
+        // Named by the contract whose rule broke (its rule text, not the list of rules checked).
+        let named = seen.invariant.flatMap(ContractCatalog.descriptor).map(report.named) ?? report
         return Replay(
-            report: report, invariant: seen.invariant, failingIndex: seen.invariant == nil ? nil : seen.index,
+            report: named, invariant: seen.invariant, failingIndex: seen.invariant == nil ? nil : seen.index,
             steps: seen.steps, applied: seen.applied, targets: seen.targets,
             unobservableTriggers: seen.unobservableTriggers)
     }
