@@ -96,7 +96,11 @@ extension ContractReport {
         case .notApplicable(let reason):
             "\(contract.title): not applicable: \(reason)"
         case .failed(let violations):
-            "\(contract.title): \(violations.first?.summary ?? "failed")"
+            if let summary = violations.first?.summary, summary.hasPrefix(contract.title) {
+                summary
+            } else {
+                "\(contract.title): \(violations.first?.summary ?? "failed")"
+            }
         }
     }
 
