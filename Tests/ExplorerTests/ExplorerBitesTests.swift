@@ -61,24 +61,36 @@ struct ExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(result.schedules > 1_000)
     }
 
-    @Test func exhaustiveSearchFindsShortBugsAtTheirMinimalDepth() async throws {
-        let options = ExplorationOptions(strategy: .exhaustive(depth: 3), budget: 50_000)
-        let result = await PagerExploration.explore(PagerThatForgetsTheEnd.self, options: options)
-        let finding = try #require(result.finding)
-        #expect(finding.invariant.id == "P7")
-        // Bottom reached, the last page: the liveness check's own bottom trigger then asks for
-        // a page after the end (a third step is not needed to see it).
-        #expect(finding.shrunkSteps == 2, "\(finding.scheduleLiteral)")
+    /// A bug, the depth searched, and the length of its shortest failing schedule.
+    struct MinimalDepthCase: Sendable, CustomTestStringConvertible {
+        let subject: any PagerModelAdapter.Type
+        let contract: ContractID
+        let depth: Int
+        let steps: Int
+        let why: String
+        var testDescription: String { "\(subject) at depth \(depth)" }
     }
 
-    @Test func exhaustiveSearchReturnsAShortestScheduleAcrossSubtrees() async throws {
+    static let minimalDepthCases = [
+        // Bottom reached, the last page: the liveness check's own bottom trigger then asks for
+        // a page after the end (a third step is not needed to see it).
+        MinimalDepthCase(
+            subject: PagerThatForgetsTheEnd.self, contract: "P7", depth: 3, steps: 2,
+            why: "found at its minimal depth"),
         // A four-step failure sits in an earlier subtree than the one-step fill; deepening each
         // subtree on its own returned the four steps.
-        let options = ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 50_000)
-        let result = await PagerExploration.explore(PagerThatCommitsFillAtTheEnd.self, options: options)
+        MinimalDepthCase(
+            subject: PagerThatCommitsFillAtTheEnd.self, contract: "P13", depth: 4, steps: 1,
+            why: "a shortest schedule across subtrees"),
+    ]
+
+    @Test(arguments: minimalDepthCases)
+    func exhaustiveSearchReturnsAShortestFailingSchedule(_ bug: MinimalDepthCase) async throws {
+        let options = ExplorationOptions(strategy: .exhaustive(depth: bug.depth), budget: 50_000)
+        let result = await PagerExploration.explore(bug.subject, options: options)
         let finding = try #require(result.finding)
-        #expect(finding.invariant.id == "P13")
-        #expect(finding.shrunkSteps == 1, "\(finding.scheduleLiteral)")
+        #expect(finding.invariant.id == bug.contract)
+        #expect(finding.shrunkSteps == bug.steps, "\(bug.why): \(finding.scheduleLiteral)")
     }
 
     @Test func theSameSeedReproducesTheSameRunOnAnyNumberOfCores() async throws {

@@ -78,12 +78,13 @@ extension ExplorationFinding.Kind {
         }
     }
 
-    /// The descriptor an adapter error or a hang is shown under (a broken rule is shown under
-    /// its contract's).
-    package var descriptor: ContractDescriptor? {
+    /// The descriptor a finding of this kind is shown under: the contract's for a broken rule
+    /// (``init(key:violation:)`` makes one only for a contract the catalogue knows), else one
+    /// for the adapter error or the hang.
+    package var descriptor: ContractDescriptor {
         switch self {
         case .rule(let id):
-            ContractCatalog.descriptor(id)
+            ContractCatalog.descriptor(id) ?? ContractDescriptor(id: id, name: id.rawValue, rule: "")
         case .adapterError:
             ContractDescriptor(
                 id: "adapter", name: "adapter error", rule: "The adapter must complete every step.")

@@ -306,7 +306,7 @@ public enum PagerExploration {
         let kind: ExplorationFinding.Kind =
             hit.invariant == "watchdog" && ContractCatalog.descriptor(contract) == nil
             ? .hang : ExplorationFinding.Kind(key: contract, violation: violation)
-        let invariant = kind.descriptor ?? ContractDescriptor(id: contract, name: "exploration", rule: "")
+        let invariant = kind.descriptor
         var provenance =
             switch options.strategy {
             case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"

@@ -96,7 +96,7 @@ public enum QueueExploration {
         let schedule = QueueSchedule(steps)
         let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
         let kind = ExplorationFinding.Kind(key: hit.invariant, violation: report.outcome.violations.first)
-        let invariant = kind.descriptor ?? ContractDescriptor(id: hit.invariant, name: "exploration", rule: "")
+        let invariant = kind.descriptor
         let name = String(describing: A.self)
         return ExplorationFinding(
             kind: kind, invariant: invariant, tier: invariant.tier, report: report, originalSteps: hit.steps.count,
