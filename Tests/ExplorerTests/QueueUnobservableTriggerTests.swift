@@ -17,4 +17,27 @@ import Testing
         #expect(replay.applied.last == false, "the last pass is skipped, not run")
         #expect(replay.applied.prefix(3).allSatisfy { $0 }, "the first passes run")
     }
+
+    /// The top priority also fills with no join at all: `LeaseTableOutbox`'s passes each lease
+    /// and send a task of their own, so six passes over six tasks park six requests, each one
+    /// rung higher until the rungs run out. The timeline never saw a join, so the sixth pass is
+    /// not skipped: it parks its own request, as the five before it did.
+    @Test func aQueueThatNeverJoinedIsNotSkippedAtTheTopPriority() async throws {
+        let steps: [QueueSchedule.Step] = Array(repeating: .submit, count: 6) + Array(repeating: .sendingPass, count: 6)
+        let replay = await QueueSchedule(steps).replay(against: LeaseTableOutboxAdapter.self, watchdog: .seconds(60))
+        #expect(replay.report.outcome == .passed, "\(replay.report.fullText)")
+        #expect(replay.unobservableTriggers == 0, "\(replay.report.fullText)")
+        #expect(replay.applied.allSatisfy { $0 }, "\(replay.applied)")
+    }
+
+    /// A crash leaves the dead launch's request parked, joined up to the top priority, until
+    /// the end of the timeline. No task of the next launch can await it (its process is gone),
+    /// so it holds no rung: the relaunched queue's pass starts low again and is not skipped.
+    @Test func aCrashedLaunchsRequestsHoldNoPriority() async throws {
+        let steps: [QueueSchedule.Step] = [.submit] + Array(repeating: .sendingPass, count: 5) + [.crash, .sendingPass]
+        let replay = await QueueSchedule(steps).replay(against: JitterBackoffOutboxAdapter.self, watchdog: .seconds(60))
+        #expect(replay.report.outcome == .passed, "\(replay.report.fullText)")
+        #expect(replay.unobservableTriggers == 0, "\(replay.report.fullText)")
+        #expect(replay.applied.allSatisfy { $0 }, "\(replay.applied)")
+    }
 }

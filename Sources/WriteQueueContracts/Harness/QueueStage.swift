@@ -63,6 +63,9 @@ final class QueueStage: Sendable {
         var parkedVersion = 0
         /// The trigger being probed right now (an escalation it causes names it).
         var probing: Int?
+        /// Whether any trigger of this timeline was seen joining a parked request or a clock
+        /// wait: only then can a trigger started at the spent top priority join unseen.
+        var joinsSeen = false
         var events = 0
     }
 
@@ -105,9 +108,7 @@ final class QueueStage: Sendable {
             // One rung above every parked request, so that a trigger awaiting the task that
             // waits on one (a second pass joining the running pass) escalates it: the request's
             // escalation handler then names the joiner.
-            let floor = max(
-                state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0,
-                clock.highestWaitPriority ?? 0)
+            let floor = max(state.joinablePriority, clock.highestWaitPriority ?? 0)
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
             state.triggers[state.triggerCount] = Trigger(
                 number: state.triggerCount, label: label, generation: generation, priority: priority)
@@ -239,10 +240,12 @@ final class QueueStage: Sendable {
                 if state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
                     state.joined[joiner] = number
                     state.triggers[joiner]?.everJoined = true
+                    state.joinsSeen = true
                 }
             } else if let probing = state.probing, state.live.contains(probing) {
                 state.joined[probing] = number
                 state.triggers[probing]?.everJoined = true
+                state.joinsSeen = true
             }
         }
         signal()
@@ -258,10 +261,12 @@ final class QueueStage: Sendable {
                 if joiner != waiting, state.live.contains(joiner) {
                     state.joinedClock[joiner] = waiting
                     state.triggers[joiner]?.everJoined = true
+                    state.joinsSeen = true
                 }
             } else if let probing = state.probing, probing != waiting, state.live.contains(probing) {
                 state.joinedClock[probing] = waiting
                 state.triggers[probing]?.everJoined = true
+                state.joinsSeen = true
             }
         }
         signal()
@@ -273,11 +278,16 @@ final class QueueStage: Sendable {
     /// Why a trigger started now might not be seen joining a parked request, or `nil`: escalation
     /// only raises a priority and only five raw priorities exist, so a request joined by several
     /// triggers in turn sits at the top rung, and a further join escalates nothing.
+    ///
+    /// Only a timeline that has seen a join says so. The top rung also fills without any join
+    /// (five passes each parking their own request): a queue that never joined gives its next
+    /// trigger the top rung, and that trigger parks, waits or returns as the others did.
     var nextTriggerUnobservable: String? {
         // The floor `start` puts a new trigger above: parked requests and waits on the clock.
         let waitPriority = clock.highestWaitPriority ?? 0
         return state.withLock { state in
-            let parkedPriority = state.parked.values.filter { !$0.send.isCallback }.map(\.priority).max() ?? 0
+            guard state.joinsSeen else { return nil }
+            let parkedPriority = state.joinablePriority
             guard Self.ladder.filter({ $0 > max(parkedPriority, waitPriority) }).isEmpty else { return nil }
             return parkedPriority >= waitPriority
                 ? "a request is parked at the top task priority after earlier joins; a trigger that "
@@ -527,6 +537,25 @@ extension QueueStage.State {
         return trigger.ending != nil && !trigger.dead
     }
 
+    /// The highest priority of a request a trigger started now could join: one parked by a
+    /// task of a live launch. A crashed launch's requests stay parked until the end, but no
+    /// task of a later launch can await them (its process is gone), so they hold no rung.
+    var joinablePriority: UInt8 {
+        var highest: UInt8 = 0
+        // A loop, not `filter`/`map` closures: a closure capturing the inout state copies it.
+        for parked in parked.values where !parked.send.isCallback && parked.priority > highest {
+            if isDead(parked.send) { continue }
+            highest = parked.priority
+        }
+        return highest
+    }
+
+    /// Whether `send` was made by a launch that crashed.
+    func isDead(_ send: ParkedSend) -> Bool {
+        if let trigger = send.trigger.flatMap({ triggers[$0] }), trigger.dead { return true }
+        return deadInstances.contains(send.instance)
+    }
+
     func hasRunningTrigger(instance: Int) -> Bool {
         live.contains { triggers[$0]?.generation == instance }
     }
@@ -549,7 +578,7 @@ extension QueueStage.State {
                 joinedClock[number].map({ !waiting.contains($0) }) ?? true, let task = tasks[number]
             else { continue }
             trigger.probedAt = parkedVersion
-            let floor = max(trigger.priority, asynchronous.map(\.priority).max() ?? 0, waitPriority ?? 0)
+            let floor = max(trigger.priority, joinablePriority, waitPriority ?? 0)
             if escalationAvailable, let rung = QueueStage.ladder.first(where: { $0 > floor }) {
                 // One probe at a time: the next one's floor must see the priority this one raised.
                 trigger.priority = rung
