@@ -47,6 +47,38 @@ import Testing
         await scheduler.finish()
     }
 
+    /// Four triggers each park a load of their own, one rung above the last: 9, 17, 21, 25. A
+    /// subject that loads in its triggers' own tasks never needs a probe's rung, so a fifth
+    /// trigger, on the top rung, is still observable. When the first trigger spawned its load
+    /// instead, its probe spent a rung (17), two more triggers reach 25 too, and the rung a
+    /// further trigger's probe may need is gone.
+    @Test(arguments: [false, true])
+    func theRungForAProbeIsKeptOnlyOnceASpawnedLoadWasSeen(spawnsFirst: Bool) async throws {
+        let scheduler = Scheduler()
+        let first = scheduler.startTrigger("page 1") {
+            if spawnsFirst {
+                _ = try await Task { try await scheduler.park("page 1") }.value
+            } else {
+                _ = try await scheduler.park("page 1")
+            }
+        }
+        await scheduler.settle()
+        #expect(scheduler.evidence(ofTrigger: first)?.request == 1)
+        for page in 2...(spawnsFirst ? 3 : 4) {
+            scheduler.startTrigger("page \(page)") { _ = try await scheduler.park("page \(page)") }
+            await scheduler.settle()
+        }
+        if spawnsFirst {
+            #expect(scheduler.nextTriggerUnobservable != nil)
+        } else {
+            #expect(scheduler.nextTriggerUnobservable == nil)
+            let fifth = scheduler.startTrigger("page 5") { _ = try await scheduler.park("page 5") }
+            await scheduler.settle()
+            #expect(scheduler.evidence(ofTrigger: fifth) == .parked(request: 5))
+        }
+        await scheduler.finish()
+    }
+
     @Test func workLeftBehindByAReturnedTriggerIsAnAdapterProblem() async throws {
         let scheduler = Scheduler()
         let gate = Gate()

@@ -81,6 +81,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         /// For each trigger, the parked request that work it spawned (an intermediate task, such
         /// as a debouncer's) joined: the trigger may wait on that work, so a probe can tell.
         var inheritedJoins: [Int: Int] = [:]
+        /// Whether any trigger's work made a request from a task of its own (a spawned load,
+        /// a debouncer's intermediate task): only such work ever needs a probe's rung.
+        var spawnSeen = false
         var observations: [String] = []
     }
 
@@ -160,8 +163,10 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
 
     /// Why a trigger started now might not be observable, or `nil` when whatever it does
     /// produces an event: it starts on a rung strictly above every parked task (so a join
-    /// escalates the parked task) and one rung is left above that (so a load it spawns and
-    /// then awaits can be found by a probe).
+    /// escalates the parked task) and, once this subject was seen loading from a task its
+    /// trigger spawned, one rung is left above that (so a load it spawns and then awaits can
+    /// be found by a probe). A subject whose triggers load in their own task never needs that
+    /// rung, and keeps it for one more trigger.
     ///
     /// Escalation only raises a task's priority and only five raw priorities exist, so every
     /// join of one parked load spends a rung: a load joined by four triggers in a row sits at
@@ -179,7 +184,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             }
             let floor = parked.map(\.priority).max() ?? 0
             let rungs = Self.ladder.filter { $0 > floor }
-            guard rungs.count < 2 else { return nil }
+            // One rung for the trigger, and one for a probe when this subject's triggers
+            // were seen spawning the work that loads: only that work is ever probed.
+            guard rungs.count < (state.spawnSeen ? 2 : 1) else { return nil }
             let top = parked.filter { $0.priority == floor }.map { "#\($0.number)" }.joined(separator: ", ")
             return "request \(top) is parked at priority \(floor) after earlier joins and probes; "
                 + "a trigger that joined its load now could not be seen (only the raw priorities "
@@ -509,6 +516,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
                 parked: callback != nil, priority: priority, isCallback: callback != nil)
             record.taskIdentity = identity
+            if record.trigger != nil && !record.fromTriggerTask { state.spawnSeen = true }
             state.records.append(record)
             if let callback {
                 state.callbacks[number] = callback
@@ -566,6 +574,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                     // Work the trigger spawned (an intermediate task) joined the load: the
                     // trigger may be waiting on that work; a probe will tell.
                     state.inheritedJoins[tag.trigger] = number
+                    state.spawnSeen = true
                     // A probe that reached that work while it was still on its way to
                     // suspending on the load (it had escalated the load, not yet recorded its
                     // wait) stops there; the runtime passes the probe's priority on to the load
