@@ -37,4 +37,23 @@ import Testing
             options: ExplorationOptions(strategy: .random(seed: 1), budget: 1_000))
         #expect(result.finding == nil, "\(result.fullText)")
     }
+
+    /// A refused query change starts nothing: the list stays on its query, and the bottom
+    /// trigger after the page arrives loads that query's next page.
+    @Test func aRefusedQueryChangeLeavesTheListOnItsQuery() async {
+        let schedule: PagerSchedule = [
+            .bottomReached, .changeQuery, .deliver(request: 1, rows: [1, 2]), .bottomReached,
+            .deliver(request: 2, rows: [3]),
+        ]
+        let report = await schedule.run(against: PagerThatRefusesQueryChangesWhileLoading.self)
+        #expect(report.outcome == .passed, "\(report.fullText)")
+        #expect(report.fullText.contains("the list stays on query A"), "\(report.fullText)")
+    }
+
+    @Test func theExplorerDoesNotFlagAPagerThatRefusesQueryChangesWhileLoading() async {
+        let result = await PagerExploration.explore(
+            PagerThatRefusesQueryChangesWhileLoading.self,
+            options: ExplorationOptions(strategy: .random(seed: 1), budget: 1_000))
+        #expect(result.findings.isEmpty, "\(result.fullText)")
+    }
 }

@@ -280,12 +280,16 @@ final class ScheduleExecution {
         case .changeQuery:
             guard capabilities.changesQuery else { return skip(step, "no query change declared") }
             let next = String(UnicodeScalar(UInt8(65 + (generationQueries + 1) % 26)))
+            let mark = generationMark
             startGeneration(query: next)
             text = "query changed to \(next)" + (try await fire(.changeQuery(next)))
+            if lastTriggerRejected { text += undo(mark) }
         case .refresh:
             guard capabilities.triggers.contains(.refresh) else { return skip(step, "no refresh trigger declared") }
+            let mark = generationMark
             startGeneration(query: query)
             text = "refresh" + (try await fire(.refresh))
+            if lastTriggerRejected { text += undo(mark) }
         case .deliver(let number, let rows, let hasMore, let cursorAnswer):
             guard let index = index(of: number), requests[index].answer == nil else {
                 return skip(step, "request #\(number) is not waiting for an answer")
@@ -391,6 +395,63 @@ final class ScheduleExecution {
         generationStartVisible = state.visible
     }
 
+    /// What ``startGeneration(query:)`` resets, kept so that a query change or refresh the
+    /// pager rejected (it threw and started nothing) can be undone: the pager still shows, and
+    /// loads, the query it had, so the kit judges it by that query, not by one it refused.
+    private struct GenerationMark {
+        let query: String
+        let generationQueries: Int
+        let generation: Int
+        let accepted: [Int]
+        let acceptedSet: Set<Int>
+        let acceptedPages: Int
+        let lastAcceptedCursor: String?
+        let requestedCursors: [String]
+        let failedPosition: PagePosition?
+        let end: EndOfList?
+        let refusableRows: Set<Int>
+        let repeatedAnswersThisQuery: Int
+        let staleAnswersThisQuery: Int
+        let pagesWithoutProgress: Int
+        let stalledFirstPage: Bool
+        let lastSuspect: ContractID?
+        let generationStartVisible: [VisibleItem]
+    }
+
+    private var generationMark: GenerationMark {
+        GenerationMark(
+            query: query, generationQueries: generationQueries, generation: generation, accepted: accepted,
+            acceptedSet: acceptedSet, acceptedPages: acceptedPages, lastAcceptedCursor: lastAcceptedCursor,
+            requestedCursors: requestedCursors, failedPosition: failedPosition, end: end,
+            refusableRows: refusableRows, repeatedAnswersThisQuery: repeatedAnswersThisQuery,
+            staleAnswersThisQuery: staleAnswersThisQuery, pagesWithoutProgress: pagesWithoutProgress,
+            stalledFirstPage: stalledFirstPage, lastSuspect: lastSuspect,
+            generationStartVisible: generationStartVisible)
+    }
+
+    /// Goes back to the generation `mark` describes, and says so for the transcript.
+    private func undo(_ mark: GenerationMark) -> String {
+        query = mark.query
+        generationQueries = mark.generationQueries
+        generation = mark.generation
+        accepted = mark.accepted
+        acceptedSet = mark.acceptedSet
+        acceptedPages = mark.acceptedPages
+        lastAcceptedCursor = mark.lastAcceptedCursor
+        requestedCursors = mark.requestedCursors
+        failedPosition = mark.failedPosition
+        end = mark.end
+        refusableRows = mark.refusableRows
+        repeatedAnswersThisQuery = mark.repeatedAnswersThisQuery
+        staleAnswersThisQuery = mark.staleAnswersThisQuery
+        pagesWithoutProgress = mark.pagesWithoutProgress
+        stalledFirstPage = mark.stalledFirstPage
+        lastSuspect = mark.lastSuspect
+        generationStartVisible = mark.generationStartVisible
+        shadow = nil  // the reference did not refuse it: the two are no longer comparable
+        return recorder == nil ? "" : " (the list stays on query \(query))"
+    }
+
     private func skip(_ step: PagerSchedule.Step, _ reason: String) -> Bool {
         driver.stepSkipped()
         recorder?.record("\(step.swiftCode) skipped: \(reason)")
@@ -403,14 +464,19 @@ final class ScheduleExecution {
     private func fire(_ trigger: PagerTrigger) async throws -> String {
         triggerInProgress = trigger
         defer { triggerInProgress = nil }
+        lastTriggerRejected = false
         switch try await driver.perform(trigger) {
         case .started(let positions):
             let started = register(positions)
             return recorder == nil ? "" : " → " + started
         case .rejected(let error):
+            lastTriggerRejected = true
             return recorder == nil ? "" : " → rejected: \(error)"
         }
     }
+
+    /// Whether the last trigger fired was rejected (the pager threw and started nothing).
+    private var lastTriggerRejected = false
 
     private func answer(_ index: Int, with answer: PageAnswer) async throws -> String {
         let positions = try await driver.answer(request: index, with: answer)
