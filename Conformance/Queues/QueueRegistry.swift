@@ -197,21 +197,11 @@ extension BundledImplementations {
             .queue(
                 JitterBackoffOutboxAdapter.self, name: "JitterBackoffOutbox", kind: .adopter,
                 summary: "Second-trial actor over an in-memory store; full-jitter backoff on the clock "
-                    + "inside the flush (up to four sends per task per flush, cap 60 s).",
-                // Its passes join the running pass, and one answer moves the pass from a
-                // request to a clock wait: joiners at the top task priority then give no new
-                // evidence (the explorer skips a trigger that could not be seen, but not an
-                // answer that leaves its joiners unseen): fixed contracts only.
-                explorable: false),
+                    + "inside the flush (up to four sends per task per flush, cap 60 s)."),
             .queue(
                 MergingDraftQueueAdapter.self, name: "MergingDraftQueue", kind: .adopter,
                 summary: "Second-trial actor with create/update; a never-sent pending update absorbs the "
-                    + "next update to its entity (shallow JSON merge, one key); due times in storage (cap 300 s).",
-                // Its passes join the running pass, and one answer moves the pass from a
-                // request to a clock wait: joiners at the top task priority then give no new
-                // evidence (the explorer skips a trigger that could not be seen, but not an
-                // answer that leaves its joiners unseen): fixed contracts only.
-                explorable: false),
+                    + "next update to its entity (shallow JSON merge, one key); due times in storage (cap 300 s)."),
             .queue(
                 OperationQueueOutboxAdapter.self, name: "OperationQueueOutbox", kind: .adopter,
                 summary: "Second-trial class sending from a Foundation OperationQueue (two at a time), "
@@ -231,12 +221,7 @@ extension BundledImplementations {
             .queue(
                 PriorityOutboxAdapter.self, name: "PriorityOutbox", kind: .adopter,
                 summary: "Second-trial actor sending highest body priority first, ties by createdAt; due "
-                    + "times in storage (cap 300 s).",
-                // Its passes join the running pass, and one answer moves the pass from a
-                // request to a clock wait: joiners at the top task priority then give no new
-                // evidence (the explorer skips a trigger that could not be seen, but not an
-                // answer that leaves its joiners unseen): fixed contracts only.
-                explorable: false),
+                    + "times in storage (cap 300 s)."),
         ]
     }
 }

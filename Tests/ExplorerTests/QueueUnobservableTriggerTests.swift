@@ -40,4 +40,16 @@ import Testing
         #expect(replay.unobservableTriggers == 0, "\(replay.report.fullText)")
         #expect(replay.applied.allSatisfy { $0 }, "\(replay.applied)")
     }
+
+    /// Five passes join the running pass, up to the top priority; then its request fails with a
+    /// 503 and the running pass waits on the clock for its backoff. The joiners gave no new
+    /// escalation (none is left to give), but they joined that pass's work, which now waits on
+    /// the clock: they are blocked too, and the timeline goes on (it used to end on the watchdog).
+    @Test func joinersFollowTheJoinedPassIntoItsBackoff() async throws {
+        let steps: [QueueSchedule.Step] =
+            [.submit] + Array(repeating: .sendingPass, count: 5) + [.answer(send: 1, .status(503)), .advanceClock]
+        let replay = await QueueSchedule(steps).replay(against: JitterBackoffOutboxAdapter.self, watchdog: .seconds(20))
+        #expect(replay.report.outcome == .passed, "\(replay.report.fullText)")
+        #expect(replay.applied.allSatisfy { $0 }, "\(replay.applied)")
+    }
 }

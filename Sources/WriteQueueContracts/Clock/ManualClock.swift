@@ -51,6 +51,8 @@ public final class ManualClock: Clock, Sendable {
         let id: Int
         let deadline: Instant
         let trigger: Int?
+        /// The identity of the waiting task.
+        let task: Int?
         let continuation: CheckedContinuation<Void, any Error>
         /// The priority of the waiting task (raised when another task joins it).
         var priority: UInt8
@@ -64,7 +66,7 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
         var closed = false
         var observers: [@Sendable () -> Void] = []
-        var joinObservers: [@Sendable (Int?) -> Void] = []
+        var joinObservers: [@Sendable (_ trigger: Int?, _ task: Int?) -> Void] = []
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var lastDateRead: Date?
 
@@ -165,16 +167,17 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private func noteEscalation(of id: Int, to priority: TaskPriority) {
-        let (trigger, observers): (Int??, [@Sendable (Int?) -> Void]) = state.withLock { state in
+        let (sleeper, observers): (Sleeper?, [@Sendable (Int?, Int?) -> Void]) = state.withLock { state in
             state.sleepers[id]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
-            return (state.sleepers[id].map(\.trigger), state.joinObservers)
+            return (state.sleepers[id], state.joinObservers)
         }
-        guard let trigger else { return }
-        for observer in observers { observer(trigger) }
+        guard let sleeper else { return }
+        for observer in observers { observer(sleeper.trigger, sleeper.task) }
     }
 
     private func suspend(id: Int, until deadline: Instant) async throws {
         let trigger = TriggerContext.current
+        let task = withUnsafeCurrentTask { $0?.hashValue }
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -185,7 +188,7 @@ public final class ManualClock: Clock, Sendable {
                         }
                         if deadline <= state.current { return (.success(()), []) }
                         state.sleepers[id] = Sleeper(
-                            id: id, deadline: deadline, trigger: trigger, continuation: continuation,
+                            id: id, deadline: deadline, trigger: trigger, task: task, continuation: continuation,
                             priority: priority)
                         return (nil, state.takeSatisfiedWatchers())
                     }
@@ -283,6 +286,16 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { state in state.liveSleepers.map(\.deadline).min() }
     }
 
+    /// How many waits have begun so far (a new wait changes it; one that ends does not).
+    var waitsBegun: Int {
+        state.withLock { $0.nextID }
+    }
+
+    /// The identities of the tasks of live (not crashed) triggers that wait on the clock.
+    var waitingTasks: Set<Int> {
+        state.withLock { state in Set(state.liveSleepers.compactMap(\.task)) }
+    }
+
     /// The triggers that have a wait pending; `nil` stands for waits outside any trigger.
     var waitingTriggers: [Int?] {
         state.withLock { $0.sleepers.values.map(\.trigger) }
@@ -316,8 +329,9 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Calls `observer` when a task awaiting a waiting task escalates it, with the waiting
-    /// trigger, on the escalating task (the settling machinery learns who joined).
-    func addJoinObserver(_ observer: @escaping @Sendable (Int?) -> Void) {
+    /// trigger and the waiting task's identity, on the escalating task (the settling machinery
+    /// learns who joined, and which task).
+    func addJoinObserver(_ observer: @escaping @Sendable (_ trigger: Int?, _ task: Int?) -> Void) {
         state.withLock { $0.joinObservers.append(observer) }
     }
 

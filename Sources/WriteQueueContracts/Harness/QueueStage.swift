@@ -16,7 +16,9 @@ import Foundation
 ///   on its way to the transport), and, for each trigger,
 /// - it has returned; or a request sent under its task-local tag is parked; or it waits on the
 ///   clock; or it awaits a task that waits on a parked request (seen through task-priority
-///   escalation, probed as the pager half does); or a request of its launch arrived with no tag
+///   escalation, probed as the pager half does), and then, after that request's answer, for as
+///   long as the work it joined is blocked again (a backoff on the clock, the next request); or
+///   a request of its launch arrived with no tag
 ///   (sent from the app's own `DispatchQueue`, `OperationQueue` or a completion handler, where
 ///   task-locals do not travel) and is parked.
 final class QueueStage: Sendable {
@@ -27,14 +29,24 @@ final class QueueStage: Sendable {
         var ending: String?
         var dead = false
         var priority: UInt8 = 0
-        /// The parked-set version at which the trigger was last probed.
-        var probedAt = -1
+        /// What the stage looked like when the trigger was last probed: a probe that found
+        /// nothing is not repeated until a request parks or is answered, a wait on the clock
+        /// begins, or a trigger ends (the trigger may then wait on something else).
+        var probedAt: ProbeEpoch?
         /// Whether the trigger was ever seen joining a parked request.
         var everJoined = false
     }
 
+    fileprivate struct ProbeEpoch: Equatable {
+        let parkedVersion: Int
+        let waitsBegun: Int
+        let endings: Int
+    }
+
     fileprivate struct Parked {
         let send: ParkedSend
+        /// The identity of the task that sent it (the one that waits on it, for an async send).
+        let task: Int?
         let resume: @Sendable (Result<WriteResponse, any Error>) -> Void
         /// The priority of the task waiting on it (raised when another task joins it).
         var priority: UInt8
@@ -59,6 +71,12 @@ final class QueueStage: Sendable {
         var joined: [Int: Int] = [:]
         /// Triggers seen joining a trigger that waits on the clock, by the waiting trigger.
         var joinedClock: [Int: Int] = [:]
+        /// For each trigger seen joining, the identity of the task it joined (the one that sent
+        /// the request, or waits on the clock). The joiner awaits that task, which goes on
+        /// after an answer: to a backoff on the clock, or to its next request. While that task
+        /// is blocked on the timeline it has not ended, so the joiner still waits on it, with no
+        /// new escalation (at the top task priority there is none to give).
+        var joinedTask: [Int: Int] = [:]
         /// Changes whenever a request parks or is answered.
         var parkedVersion = 0
         /// The trigger being probed right now (an escalation it causes names it).
@@ -83,7 +101,7 @@ final class QueueStage: Sendable {
         }
         signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
-        clock.addJoinObserver { [weak self] waiting in self?.noteClockJoin(of: waiting) }
+        clock.addJoinObserver { [weak self] waiting, task in self?.noteClockJoin(of: waiting, task: task) }
     }
 
     /// Whether the triggers' executor has no job queued or running (always, where task
@@ -239,11 +257,15 @@ final class QueueStage: Sendable {
             if let joiner {
                 if state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
                     state.joined[joiner] = number
+                    state.joinedTask[joiner] = state.parked[number]?.task
                     state.triggers[joiner]?.everJoined = true
                     state.joinsSeen = true
                 }
             } else if let probing = state.probing, state.live.contains(probing) {
                 state.joined[probing] = number
+                if state.parked[number]?.send.trigger != probing {
+                    state.joinedTask[probing] = state.parked[number]?.task
+                }
                 state.triggers[probing]?.everJoined = true
                 state.joinsSeen = true
             }
@@ -253,18 +275,20 @@ final class QueueStage: Sendable {
 
     /// A task awaiting one that waits on the clock escalated it: the joining trigger (the
     /// escalating task's tag, or the trigger being probed) waits on that trigger's wait.
-    private func noteClockJoin(of waiting: Int?) {
+    private func noteClockJoin(of waiting: Int?, task: Int?) {
         let joiner = TriggerContext.current
         state.withLock { state in
             guard let waiting else { return }
             if let joiner {
                 if joiner != waiting, state.live.contains(joiner) {
                     state.joinedClock[joiner] = waiting
+                    state.joinedTask[joiner] = task
                     state.triggers[joiner]?.everJoined = true
                     state.joinsSeen = true
                 }
             } else if let probing = state.probing, probing != waiting, state.live.contains(probing) {
                 state.joinedClock[probing] = waiting
+                state.joinedTask[probing] = task
                 state.triggers[probing]?.everJoined = true
                 state.joinsSeen = true
             }
@@ -316,6 +340,7 @@ final class QueueStage: Sendable {
     ) -> Int? {
         let (key, body) = layout.normalize(request)
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
+        let task = isCallback ? nil : withUnsafeCurrentTask { $0?.hashValue }
         let accepted: Int? = state.withLock { state in
             guard !state.finishing else { return nil }
             state.sendCount += 1
@@ -323,7 +348,7 @@ final class QueueStage: Sendable {
                 number: state.sendCount, trigger: trigger, instance: instance,
                 request: WriteRequest(idempotencyKey: key, body: body), rawBody: request.body,
                 isCallback: isCallback)
-            state.parked[state.sendCount] = Parked(send: send, resume: resume, priority: priority)
+            state.parked[state.sendCount] = Parked(send: send, task: task, resume: resume, priority: priority)
             state.parkedVersion += 1
             numbered(state.sendCount)
             return state.sendCount
@@ -469,14 +494,17 @@ final class QueueStage: Sendable {
                     evidence = "waits on the clock"
                 } else if let request = state.joined[number], state.parked[request] != nil {
                     evidence = "joined request #\(request)"
+                } else if let task = state.joinedTask[number], state.isBlocked(task: task, waitingTasks: clock.waitingTasks) {
+                    evidence = "joined a task that is blocked again (a later request, or the clock)"
                 } else {
                     evidence = "no evidence it is blocked"
                 }
                 return "\"\(trigger.label)\" (priority \(trigger.priority)): \(evidence)"
             }
-            let requests = state.parked.values.map(\.send).sorted { $0.number < $1.number }.map { send in
-                "request #\(send.number) of launch #\(send.instance) "
-                    + (send.trigger.map { "from trigger #\($0)" } ?? "with no trigger tag")
+            let requests = state.parked.values.sorted { $0.send.number < $1.send.number }.map { entry in
+                "request #\(entry.send.number) of launch #\(entry.send.instance) "
+                    + (entry.send.trigger.map { "from trigger #\($0)" } ?? "with no trigger tag")
+                    + " at priority \(entry.priority)"
             }
             return (running.isEmpty ? "no running trigger" : "running: " + running.joined(separator: "; "))
                 + "; " + (requests.isEmpty ? "no parked request" : "parked: " + requests.joined(separator: ", "))
@@ -540,12 +568,21 @@ extension QueueStage.State {
     /// The highest priority of a request a trigger started now could join: one parked by a
     /// task of a live launch. A crashed launch's requests stay parked until the end, but no
     /// task of a later launch can await them (its process is gone), so they hold no rung.
+    ///
+    /// A task a live trigger joined runs at least at that trigger's priority (the join escalated
+    /// it), whatever its request read when it registered: the joiner's priority counts too.
+    /// (Without it, a request read 25 at registration while the pass that sent it had been
+    /// escalated to 33 by its joiner; the next pass started at 33, joined unseen, and the
+    /// schedule ended on the watchdog in 1 replay of 1,000.)
     var joinablePriority: UInt8 {
         var highest: UInt8 = 0
         // A loop, not `filter`/`map` closures: a closure capturing the inout state copies it.
         for parked in parked.values where !parked.send.isCallback && parked.priority > highest {
             if isDead(parked.send) { continue }
             highest = parked.priority
+        }
+        for joiner in joinedTask.keys where live.contains(joiner) {
+            if let priority = triggers[joiner]?.priority, priority > highest { highest = priority }
         }
         return highest
     }
@@ -554,6 +591,15 @@ extension QueueStage.State {
     func isDead(_ send: ParkedSend) -> Bool {
         if let trigger = send.trigger.flatMap({ triggers[$0] }), trigger.dead { return true }
         return deadInstances.contains(send.instance)
+    }
+
+    /// Whether the task with identity `task` is blocked on the timeline: a request it sent is
+    /// parked, or it waits on the clock.
+    func isBlocked(task: Int, waitingTasks: Set<Int>) -> Bool {
+        if waitingTasks.contains(task) { return true }
+        // A loop, not `contains { … }`: a closure capturing the inout state copies it.
+        for entry in parked.values where entry.task == task && !isDead(entry.send) { return true }
+        return false
     }
 
     func hasRunningTrigger(instance: Int) -> Bool {
@@ -571,24 +617,34 @@ extension QueueStage.State {
         guard !asynchronous.isEmpty || waitPriority != nil else { return [] }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
+        let waitingTasks = joinedTask.isEmpty ? [] : clock.waitingTasks
+        let epoch = QueueStage.ProbeEpoch(
+            parkedVersion: parkedVersion, waitsBegun: clock.waitsBegun, endings: endings.count)
         for number in live.sorted() {
-            guard var trigger = triggers[number], trigger.probedAt != parkedVersion,
-                !parkedBy.contains(number), !waiting.contains(number),
+            guard var trigger = triggers[number], !parkedBy.contains(number), !waiting.contains(number),
                 joined[number].map({ parked[$0] == nil }) ?? true,
                 joinedClock[number].map({ !waiting.contains($0) }) ?? true, let task = tasks[number]
             else { continue }
-            trigger.probedAt = parkedVersion
+            if let task = joinedTask[number], isBlocked(task: task, waitingTasks: waitingTasks) { continue }
             let floor = max(trigger.priority, joinablePriority, waitPriority ?? 0)
             if escalationAvailable, let rung = QueueStage.ladder.first(where: { $0 > floor }) {
+                guard trigger.probedAt != epoch else { continue }
                 // One probe at a time: the next one's floor must see the priority this one raised.
+                trigger.probedAt = epoch
                 trigger.priority = rung
                 triggers[number] = trigger
                 return [QueueStage.Probe(trigger: number, task: task, priority: rung)]
-            } else if trigger.everJoined,
-                let newest = asynchronous.filter({ $0.send.instance == trigger.generation })
+            } else if trigger.everJoined {
+                // Seen joining before, with no priority left to see it again: taken as joined
+                // to its launch's newest parked request, or, with none parked, to a pass of its
+                // launch that waits on the clock (a joined pass in its backoff).
+                if let newest = asynchronous.filter({ $0.send.instance == trigger.generation })
                     .max(by: { $0.send.number < $1.send.number })
-            {
-                joined[number] = newest.send.number
+                {
+                    joined[number] = newest.send.number
+                } else if let other = waiting.filter({ $0 != number && triggers[$0]?.generation == trigger.generation }).max() {
+                    joinedClock[number] = other
+                }
             }
             triggers[number] = trigger
         }
@@ -600,6 +656,7 @@ extension QueueStage.State {
         guard executorIdle else { return false }
         let waiting = Set(clock.waitingTriggers.compactMap { $0 })
         let parkedBy = Set(parked.values.compactMap(\.send.trigger))
+        let waitingTasks = joinedTask.isEmpty ? [] : clock.waitingTasks
         var untagged: [Int: Int] = [:]
         for send in parked.values.map(\.send) where isLaunchLevel(send) {
             untagged[send.instance, default: 0] += 1
@@ -608,6 +665,9 @@ extension QueueStage.State {
         for trigger in live.compactMap({ triggers[$0] }) {
             if let request = joined[trigger.number], parked[request] != nil { continue }
             if let other = joinedClock[trigger.number], waiting.contains(other) { continue }
+            if let task = joinedTask[trigger.number], isBlocked(task: task, waitingTasks: waitingTasks) {
+                continue
+            }
             if !parkedBy.contains(trigger.number) && !waiting.contains(trigger.number) {
                 unexplained[trigger.generation, default: 0] += 1
             }
