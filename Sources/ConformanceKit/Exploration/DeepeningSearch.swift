@@ -24,8 +24,6 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
         }
     }
 
-    /// The longest schedule.
-    package let depth: Int
     /// The most prefixes to run.
     package let cap: Int
     /// Prefixes run so far.
@@ -34,9 +32,8 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     package private(set) var steps = 0
     private var seen: [Int: Int] = [:]
 
-    /// Creates a search to `depth` steps that runs at most `cap` prefixes.
-    package init(depth: Int, cap: Int) {
-        self.depth = depth
+    /// Creates a search that runs at most `cap` prefixes; each round says how deep it goes.
+    package init(cap: Int) {
         self.cap = cap
     }
 
@@ -76,7 +73,7 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
             guard remaining > 0 else { break }
             let cap = max(1, remaining / max(1, prefixes.count))
             let round = await ParallelSearch.firstHit(blocks: prefixes.count, parallelism: parallelism) { block in
-                var search = DeepeningSearch(depth: limit, cap: cap)
+                var search = DeepeningSearch(cap: cap)
                 let hit = await search.search(below: prefixes[block], limit: limit) { prefix, limit in
                     await run(block, prefix, limit)
                 }
