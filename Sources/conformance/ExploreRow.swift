@@ -86,13 +86,24 @@ struct ExploreRow: Encodable {
     }
 
     /// `PagerThatForgetsTheEnd (mutant): found P7 end of list in 2000 schedules; shrunk 3 → 3 steps (fixed timeline P7: 5 steps), 0.01 s`.
+    /// `1 failure`, `2 failures`.
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
     var line: String {
         let head = "\(implementation) (\(kind))"
         let verdict = ok ? "ok" : "UNEXPECTED"
         var skipped: [String] = []
-        if unobservableTriggers > 0 { skipped.append("\(unobservableTriggers) unobservable triggers skipped") }
-        if inapplicableSchedules > 0 { skipped.append("\(inapplicableSchedules) schedules not applicable") }
-        if unreproducedFailures > 0 { skipped.append("\(unreproducedFailures) failures whose replay passed") }
+        if unobservableTriggers > 0 {
+            skipped.append("\(Self.count(unobservableTriggers, "unobservable trigger")) skipped")
+        }
+        if inapplicableSchedules > 0 {
+            skipped.append("\(Self.count(inapplicableSchedules, "schedule")) not applicable")
+        }
+        if unreproducedFailures > 0 {
+            skipped.append("\(Self.count(unreproducedFailures, "failure")) whose replay passed")
+        }
         let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: ", ") + ")"
         guard found, let invariant, let invariantName, let steps else {
             return "\(head): no rule failed in \(schedules) schedules\(skips), "
