@@ -29,7 +29,8 @@ import Testing
         #expect(finding.kind == .adapterError, "\(result.fullText)")
         #expect(finding.kind.contract == nil)
         #expect(finding.kind.name == "adapterError")
-        #expect(finding.invariant.name == "adapter error")
+        #expect(finding.invariant.title == "adapter error")
+        #expect(result.headline.contains("adapter error failed") && !result.headline.contains("adapter adapter"), "\(result.headline)")
         #expect(result.expectedButNotFound == ["P4"], "an adapter error is no rule's finding")
     }
 }

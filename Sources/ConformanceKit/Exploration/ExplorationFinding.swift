@@ -66,31 +66,19 @@ public struct ExplorationFinding: Hashable, Sendable {
 }
 
 extension ExplorationFinding.Kind {
-    /// The kind of a finding keyed `key` (a contract's ID when the catalogue knows it) whose
-    /// shrunk replay ended with `violation`.
-    package init(key: ContractID, violation: Violation?) {
-        if ContractCatalog.descriptor(key) != nil {
-            self = .rule(key)
-        } else if violation?.kind == .watchdog {
-            self = .hang
-        } else {
-            self = .adapterError
-        }
-    }
-
     /// The descriptor a finding of this kind is shown under: the contract's for a broken rule
-    /// (``init(key:violation:)`` makes one only for a contract the catalogue knows), else one
+    /// (``init(_:contract:)`` makes one only for a contract the catalogue knows), else one
     /// for the adapter error or the hang.
     package var descriptor: ContractDescriptor {
         switch self {
         case .rule(let id):
             ContractCatalog.descriptor(id) ?? ContractDescriptor(id: id, name: id.rawValue, rule: "")
         case .adapterError:
-            ContractDescriptor(
-                id: "adapter", name: "adapter error", rule: "The adapter must complete every step.")
+            // Titled "adapter error" (the ID then the name), never "adapter adapter error".
+            ContractDescriptor(id: "adapter", name: "error", rule: "The adapter must complete every step.")
         case .hang:
             ContractDescriptor(
-                id: "hang", name: "the schedule hung",
+                id: "hang", name: "(a step never settled)",
                 rule: "Every step must settle: the subject returns or is provably blocked on the timeline.")
         }
     }

@@ -133,6 +133,8 @@ extension PagerSchedule {
         var applied: [Bool]
         /// The numbers of the requests each step started.
         var started: [Range<Int>] = []
+        /// The steps run, in order (a step the provider left out is not among them).
+        var steps: [Step] = []
         /// Why the schedule ended early without a finding (it does not apply under the mode).
         var notApplicable: String?
         /// Triggers skipped because the kit could not have settled them by evidence.
@@ -153,12 +155,38 @@ extension PagerSchedule {
         if plan == nil, mode == .alreadyAvailable {
             answers = await recordPlan(steps, against: subject, waits: waits)
         }
-        let execution = await ScheduleExecution.make(subject, mode: mode, plan: answers, waits: waits)
+        return await replay(steps.count, against: subject, mode: mode, plan: answers, waits: waits) { index, _ in
+            steps[index]
+        }
+    }
+
+    /// Replays `count` steps against a fresh subject, each chosen by `step` from the requests
+    /// the steps before it started (`nil`: left out, as not applied).
+    /// - Parameters:
+    ///   - mode: The delivery mode (async level).
+    ///   - plan: For `alreadyAvailable`, the answers to hand over at registration.
+    ///   - waits: Where to say what the replay waits for, for a watchdog.
+    ///   - throughFailures: Go on past a failing step (the first failure is still reported)
+    ///     and leave out the liveness check: a run that only resolves which request each step
+    ///     answers.
+    ///   - step: The step at an index, given the request numbers each earlier step started.
+    static func replay(
+        _ count: Int, against subject: ExplorationSubject, mode: DeliveryMode?, plan: AnswerPlan = AnswerPlan(),
+        waits: TimelineRecorder? = nil, throughFailures: Bool = false,
+        step: (_ index: Int, _ started: [Range<Int>]) -> Step?
+    ) async -> Replay {
+        let execution = await ScheduleExecution.make(subject, mode: mode, plan: plan, waits: waits)
         await execution.start()
         var replay = Replay(failure: nil, failingIndex: nil, applied: [])
-        for (index, step) in steps.enumerated() {
-            waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (\(mode.map { "\($0)" } ?? "model"), replay)")
+        for index in 0..<count {
             let first = execution.requests.count + 1
+            guard let step = step(index, replay.started) else {
+                replay.applied.append(false)
+                replay.started.append(first..<first)
+                continue
+            }
+            replay.steps.append(step)
+            waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (\(mode.map { "\($0)" } ?? "model"), replay)")
             do {
                 replay.applied.append(try await execution.apply(step))
                 replay.started.append(first..<(execution.requests.count + 1))
@@ -168,18 +196,20 @@ extension PagerSchedule {
             } catch {
                 replay.applied.append(true)
                 replay.started.append(first..<(execution.requests.count + 1))
-                replay.failure = ScheduleExecution.Failure(error)
-                replay.failingIndex = index
-                break
+                if replay.failure == nil {
+                    replay.failure = ScheduleExecution.Failure(error)
+                    replay.failingIndex = index
+                }
+                if !throughFailures { break }
             }
         }
-        if replay.failure == nil, replay.notApplicable == nil, mode != .alreadyAvailable {
+        if replay.failure == nil, replay.notApplicable == nil, mode != .alreadyAvailable, !throughFailures {
             waits?.setWaiting(for: "the liveness check at the end of the schedule (\(mode.map { "\($0)" } ?? "model"), replay)")
             do {
                 try await execution.checkLiveness()
             } catch {
                 replay.failure = ScheduleExecution.Failure(error)
-                replay.failingIndex = steps.isEmpty ? nil : steps.count - 1
+                replay.failingIndex = count == 0 ? nil : count - 1
             }
         }
         await execution.finish()

@@ -65,18 +65,19 @@ final class ScheduleExecution {
 
     /// A failed invariant, ready for the report.
     struct Failure: Error {
-        /// The contract whose rule broke (the finding's name).
-        let invariant: ContractID
+        /// The contract whose rule broke (the finding's name); `nil` for an adapter error.
+        let invariant: ContractID?
         let violation: Violation
-        /// What the search and the shrinker hold fixed: the contract, or the invariant when the
-        /// contract depends on which earlier step caused the failure (I1), so the shrinker
-        /// can drop a step that was not the cause and the shrunk schedule names the contract.
-        let key: ContractID
+        /// What the search and the shrinker hold fixed: the rule with the tier of its broken
+        /// check, keyed by the invariant when the contract depends on which earlier step caused
+        /// the failure (I1), so the shrinker can drop a step that was not the cause and the
+        /// shrunk schedule names the contract; or the adapter.
+        let key: ScheduleFailure
 
         init(invariant: ContractID, violation: Violation, key: ContractID? = nil) {
             self.invariant = invariant
             self.violation = violation
-            self.key = key ?? invariant
+            self.key = .rule(key ?? invariant, tier: violation.tier)
         }
 
         /// `error` as a failure: itself, or an adapter error the explorer reports as found.
@@ -84,11 +85,11 @@ final class ScheduleExecution {
             if let failure = error as? Failure {
                 self = failure
             } else {
-                self.init(
-                    invariant: "adapter",
-                    violation: Violation(
-                        kind: .adapterError,
-                        summary: "Expected the adapter to complete the step, but it threw \(error)."))
+                invariant = nil
+                violation = Violation(
+                    kind: .adapterError,
+                    summary: "Expected the adapter to complete the step, but it threw \(error).")
+                key = .adapterError
             }
         }
     }

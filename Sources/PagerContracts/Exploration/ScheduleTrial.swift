@@ -16,14 +16,7 @@ struct ScheduleTrial {
     let watchdog: Duration
 
     /// What the trial did: steps executed, and its failure, if any.
-    struct Outcome: Sendable {
-        var steps: Int
-        var hit: PagerExploration.Hit?
-        /// Triggers skipped because the kit could not have settled them by evidence.
-        var unobservableTriggers = 0
-        /// Whether the `alreadyAvailable` replay found the schedule not applicable.
-        var notApplicable = false
-    }
+    typealias Outcome = ScheduleTrialOutcome<PagerSchedule.Step, DeliveryMode?>
 
     /// Runs the trial from `seed`.
     func run(seed: UInt64) async -> Outcome {
@@ -47,10 +40,7 @@ struct ScheduleTrial {
             // correct subject, a defect of the kit's settling (the explorer's tests fail on it).
             let steps = log.steps
             return Outcome(
-                steps: steps.count,
-                hit: PagerExploration.Hit(
-                    index: index, steps: steps, invariant: "watchdog", mode: mode,
-                    message: String(describing: error)))
+                steps: steps.count, hit: PagerExploration.Hit(index: index, steps: steps, failure: .hang, context: mode))
         }
     }
 
@@ -74,10 +64,8 @@ struct ScheduleTrial {
             do {
                 try await execution.apply(step)
             } catch {
-                let failure = ScheduleExecution.Failure(error)
                 hit = PagerExploration.Hit(
-                    index: index, steps: steps, invariant: failure.key, tier: failure.violation.tier,
-                    mode: generationMode)
+                    index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
                 break
             }
         }
@@ -86,10 +74,8 @@ struct ScheduleTrial {
             do {
                 try await execution.checkLiveness()
             } catch {
-                let failure = ScheduleExecution.Failure(error)
                 hit = PagerExploration.Hit(
-                    index: index, steps: steps, invariant: failure.key, tier: failure.violation.tier,
-                    mode: generationMode)
+                    index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
             }
         }
         waits?.setWaiting(for: "the subject's work to end (answering what is open)")
@@ -106,8 +92,7 @@ struct ScheduleTrial {
             notApplicable: replay.notApplicable != nil)
         if let failure = replay.failure, let failing = replay.failingIndex {
             outcome.hit = PagerExploration.Hit(
-                index: index, steps: Array(steps.prefix(failing + 1)), invariant: failure.key,
-                tier: failure.violation.tier, mode: .alreadyAvailable)
+                index: index, steps: Array(steps.prefix(failing + 1)), failure: failure.key, context: .alreadyAvailable)
         }
         return outcome
     }

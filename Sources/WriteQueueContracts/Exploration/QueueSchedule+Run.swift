@@ -24,7 +24,8 @@ extension QueueSchedule {
     /// What a replay found.
     struct Replay: Sendable {
         var report: ContractReport
-        var invariant: ContractID?
+        /// What broke, if anything: a rule, the adapter, or a step that never settled.
+        var failure: ScheduleFailure?
         var failingIndex: Int?
         /// The steps run, in order (for a generated schedule, the steps the generator chose).
         var steps: [Step]
@@ -88,7 +89,6 @@ extension QueueSchedule {
                 await harness.finish()
                 throw recorder.fail(failure.violation)
             } catch {
-                outcome.withLock { $0.invariant = "adapter" }
                 await harness.finish()
                 throw error
             }
@@ -96,12 +96,19 @@ extension QueueSchedule {
             await harness.finish()
         }
         // A copy: when the watchdog gave up, the timeline may still be running and writing.
-        var seen = outcome.rawValue
-        if case .failed = report.outcome, seen.invariant == nil { seen.invariant = "adapter" }
+        let seen = outcome.rawValue
+        let failure: ScheduleFailure?
+        if let rule = seen.invariant {
+            failure = .rule(rule, tier: ContractCatalog.descriptor(rule)?.tier ?? .required)
+        } else if case .failed(let violations) = report.outcome {
+            failure = violations.first?.kind == .watchdog ? .hang : .adapterError
+        } else {
+            failure = nil
+        }
         // Named by the contract whose rule broke (its rule text, not the list of rules checked).
         let named = seen.invariant.flatMap(ContractCatalog.descriptor).map(report.named) ?? report
         return Replay(
-            report: named, invariant: seen.invariant, failingIndex: seen.invariant == nil ? nil : seen.index,
+            report: named, failure: failure, failingIndex: failure == nil ? nil : seen.index,
             steps: seen.steps, applied: seen.applied, targets: seen.targets,
             unobservableTriggers: seen.unobservableTriggers)
     }

@@ -26,22 +26,3 @@ extension PagerSchedule.Step {
         }
     }
 }
-
-extension PagerSchedule {
-    /// `steps` without step `index`, with the answers renumbered: answers to the requests that
-    /// step started go too, later requests move down by as many.
-    /// - Parameter started: The request numbers each step started, from a replay.
-    static func removing(_ index: Int, from steps: [Step], started: [Range<Int>]) -> [Step] {
-        let gone = index < started.count ? started[index] : 0..<0
-        var result: [Step] = []
-        for (position, step) in steps.enumerated() where position != index {
-            guard let number = step.request else {
-                result.append(step)
-                continue
-            }
-            if gone.contains(number) { continue }
-            result.append(number >= gone.upperBound && !gone.isEmpty ? step.answering(number - gone.count) : step)
-        }
-        return result
-    }
-}

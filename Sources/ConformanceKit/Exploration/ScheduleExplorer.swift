@@ -1,0 +1,173 @@
+/// The explorer, written once for every ``ScheduleFamily``: a seeded random search or a bounded
+/// exhaustive one, then every distinct broken rule shrunk into a finding.
+///
+/// The result depends only on the seed (or depth) and the budget, never on timing or on how
+/// many cores ran the search: blocks are numbered, each rule's first hit by number wins, and
+/// what was skipped is counted per block.
+package enum ScheduleExplorer {
+    /// Explores `family` under `options`.
+    /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
+    package static func explore<Family: ScheduleFamily>(
+        _ family: Family, options: ExplorationOptions
+    ) async -> ExplorationResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let search: Search<Family.Step, Family.Context>
+        switch options.strategy {
+        case .random(let seed):
+            search = await randomSearch(family, seed: seed, options: options)
+        case .exhaustive(let depth):
+            search = await exhaustiveSearch(family, depth: depth, options: options)
+        }
+        let toFailure = search.hits.isEmpty ? nil : seconds(start.duration(to: clock.now))
+        var findings: [ExplorationFinding] = []
+        var unreproduced = 0
+        for hit in search.hits {
+            let provenance =
+                switch options.strategy {
+                case .random(let seed): "random, seed \(seed), schedule \(hit.index + 1)"
+                case .exhaustive(let depth): "exhaustive, depth \(depth)"
+                }
+            let finding = await family.finding(for: hit, provenance: provenance, options: options)
+            // A failure its own replay does not show again (a hang under a loaded machine) is
+            // counted and said, never reported as found.
+            guard finding.report.outcome != .passed else {
+                unreproduced += 1
+                continue
+            }
+            // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
+            if !findings.contains(where: { $0.kind == finding.kind && $0.tier == finding.tier }) {
+                findings.append(finding)
+            }
+        }
+        return ExplorationResult(
+            subject: family.subjectName, strategy: options.strategy, schedules: search.explored,
+            steps: search.steps, findings: findings, expected: options.expecting,
+            seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
+            unobservableTriggers: search.unobservable, inapplicableSchedules: search.inapplicable,
+            unreproducedFailures: unreproduced)
+    }
+
+    /// What a search ran and found.
+    private struct Search<Step: Sendable, Context: Sendable> {
+        var explored: Int
+        var steps: Int
+        var hits: [ScheduleHit<Step, Context>]
+        var unobservable = 0
+        var inapplicable = 0
+    }
+
+    /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
+    /// `requiredOnly`).
+    private static func counts<Step, Context>(_ hit: ScheduleHit<Step, Context>, _ options: ExplorationOptions) -> Bool {
+        !(options.requiredOnly && hit.failure.tier == .recommended)
+    }
+
+    // MARK: - Random
+
+    /// Seeded random schedules in numbered blocks on every core; each broken rule's first
+    /// schedule by number wins.
+    private static func randomSearch<Family: ScheduleFamily>(
+        _ family: Family, seed: UInt64, options: ExplorationOptions
+    ) async -> Search<Family.Step, Family.Context> {
+        let blockSize = family.blockSize
+        let budget = options.budget
+        let tally = Tally()
+        let search = await ParallelSearch.search(
+            blocks: (budget + blockSize - 1) / blockSize, options: options, key: \.failure
+        ) { block -> ParallelSearch.HitsBlock<ScheduleHit<Family.Step, Family.Context>> in
+            var explored = 0
+            var stepCount = 0
+            var hits: [ScheduleHit<Family.Step, Family.Context>] = []
+            var failures: Set<ScheduleFailure> = []
+            for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
+                explored += 1
+                let outcome = await family.trial(index, seed: seed, options: options)
+                stepCount += outcome.steps
+                tally.add(outcome.unobservableTriggers, notApplicable: outcome.notApplicable, block: block)
+                if let hit = outcome.hit, counts(hit, options), failures.insert(hit.failure).inserted {
+                    hits.append(hit)
+                    if options.stopsAtFirstFinding { break }
+                }
+                // A model-level schedule never suspends: give other work on the cooperative
+                // pool (other tests, their watchdogs) a turn between schedules. (Yielding every
+                // 8 schedules instead was measured: two watchdog tests then starved under the
+                // thread sanitizer.)
+                await Task.yield()
+            }
+            return .init(explored: explored, steps: stepCount, hits: hits)
+        }
+        // Stopped at the first finding, blocks after its own may or may not have run: count
+        // only those up to it.
+        let last = options.stopsAtFirstFinding ? search.hits.first.map { $0.index / blockSize } : nil
+        let skipped = tally.total(upTo: last)
+        return Search(
+            explored: search.explored, steps: search.steps, hits: search.hits,
+            unobservable: skipped.unobservable, inapplicable: skipped.inapplicable)
+    }
+
+    /// What the random search skipped, per block, so the totals never depend on which worker
+    /// ran which block.
+    private final class Tally: Sendable {
+        private let blocks = Locked<[Int: (unobservable: Int, inapplicable: Int)]>(rawValue: [:])
+
+        func add(_ unobservable: Int, notApplicable: Bool, block: Int) {
+            blocks.withLock { blocks in
+                var counts = blocks[block] ?? (0, 0)
+                counts.unobservable += unobservable
+                counts.inapplicable += notApplicable ? 1 : 0
+                blocks[block] = counts
+            }
+        }
+
+        /// The totals over blocks `0 ... last` (every block when `nil`).
+        func total(upTo last: Int?) -> (unobservable: Int, inapplicable: Int) {
+            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
+                ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
+            }
+        }
+    }
+
+    // MARK: - Bounded exhaustive
+
+    /// Every schedule up to `depth` steps, under each of the family's contexts: the valid
+    /// two-step prefixes are the subtrees shared out to every core, deepened together so the
+    /// hit is a shortest failing schedule.
+    private static func exhaustiveSearch<Family: ScheduleFamily>(
+        _ family: Family, depth: Int, options: ExplorationOptions
+    ) async -> Search<Family.Step, Family.Context> {
+        var subtrees: [(context: Family.Context, prefix: [Family.Step])] = []
+        for context in family.exhaustiveContexts {
+            let root = await family.visit([], context: context, depth: depth, options: options)
+            if let failure = root.failure {
+                // The start itself failed (a launch from fresh storage, a first snapshot):
+                // report it, never an empty search.
+                let hit = ScheduleHit<Family.Step, Family.Context>(index: 0, steps: [], failure: failure, context: context)
+                return Search(explored: 1, steps: 0, hits: counts(hit, options) ? [hit] : [])
+            }
+            for first in root.next {
+                let visited = await family.visit([first], context: context, depth: depth, options: options)
+                if visited.failure != nil || depth < 2 {
+                    subtrees.append((context, [first]))
+                } else {
+                    subtrees += visited.next.map { (context, [first, $0]) }
+                }
+            }
+        }
+        let blocks = subtrees
+        let search = await DeepeningSearch<Family.Step, ScheduleFailure>.search(
+            subtrees: blocks.map(\.prefix), depth: depth, budget: options.budget, parallelism: options.parallelism
+        ) { block, prefix, limit in
+            await Task.yield()
+            return await family.visit(prefix, context: blocks[block].context, depth: limit, options: options)
+        }
+        let hit = search.hit.map {
+            ScheduleHit(index: $0.index, steps: $0.steps, failure: $0.failure, context: blocks[$0.subtree].context)
+        }
+        return Search(explored: search.explored, steps: search.steps, hits: hit.map { [$0] }?.filter { counts($0, options) } ?? [])
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
