@@ -63,8 +63,20 @@ extension PagerContract {
             empty += 1
             page += 1
         }
-        try await t.expectState(
-            \.hasProtocolError, true, named: "the stall (protocol-error) state",
-            after: "loading stopped on pages that added nothing", hint: hint)
+        // "A stall is reported": judged only for an adapter that reports the protocol-error
+        // state, and the rule names no state, so either one that tells the user automatic
+        // loading stopped conforms: the protocol-error state, or the end of the list ("no more"
+        // shown). A pager that stops but still shows "more to come" is the finding.
+        let now = await t.state()
+        guard now.hasProtocolError != nil else {
+            t.recorder.note("The adapter does not report the protocol-error state: the stall report was not checked.")
+            return
+        }
+        guard now.hasProtocolError != true, now.hasMore != false else { return }
+        throw t.violation(
+            "Expected the stall to be reported after loading stopped on pages that added nothing (the "
+                + "protocol-error state set, or no more pages shown), but the pager shows neither.",
+            expected: "protocol error: true, or hasMore: false",
+            actual: "state: \(now)", hint: hint)
     }
 }

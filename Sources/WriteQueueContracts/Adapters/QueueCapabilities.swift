@@ -9,12 +9,15 @@ public struct QueueCapabilities: Hashable, Sendable {
     /// What 409 and 422 mean to the queue's server (Q4). The source document's profile by default.
     public var conflictProfile: ConflictProfile
     /// Client-error statuses the queue retries with the same key after a backoff (Q9), such as
-    /// 408 and 429. 400 and 422 are terminal whatever is declared here. Declare what your
+    /// 408 and 429. 400 and 422 are terminal whatever is declared here. A status declared here
+    /// is retried even when ``terminalStatusCodes`` lists it too (declaring 401 retryable is
+    /// enough: the default terminal set need not be rewritten). Declare what your
     /// server's API contract says, not what your code does: Q9 checks the code against the
     /// declaration, so a declaration copied from the code hides the code's mistakes.
     public var retryableStatusCodes: Set<Int>
     /// Client-error statuses the queue treats as terminal: the task stops with a diagnostic and
-    /// is never resent (Q9). Any other 4xx, except 409, must not be retried blindly either.
+    /// is never resent (Q9). Any other 4xx, except 409, must not be retried blindly either. A
+    /// status also in ``retryableStatusCodes`` counts as retryable (except 400 and 422).
     public var terminalStatusCodes: Set<Int>
     /// Whether the adapter reports diagnostics or log lines (Q10 needs them).
     public var exposesDiagnostics: Bool
@@ -96,10 +99,11 @@ public struct QueueCapabilities: Hashable, Sendable {
 
     /// Whether the queue must retry `status` (a client error) with the same key.
     ///
-    /// 400 and 422 never are, whatever is declared; a 4xx that is neither declared retryable
-    /// nor terminal must not be retried blindly, so it counts as terminal.
+    /// 400 and 422 never are, whatever is declared; a status declared retryable is, even when
+    /// the terminal set (by default, or by mistake) lists it too; a 4xx declared neither way
+    /// must not be retried blindly, so it counts as terminal.
     package func retries(clientError status: Int) -> Bool {
         guard status != 400, status != 422 else { return false }
-        return retryableStatusCodes.contains(status) && !terminalStatusCodes.contains(status)
+        return retryableStatusCodes.contains(status)
     }
 }

@@ -30,7 +30,7 @@ struct QueueScheduleGenerator {
     /// How answers go wrong: unknown outcomes, then answers the queue must stop on or retry.
     private static let faults: [QueueSchedule.Reply] = [
         .commitThen503, .commitThen503, .commitThenDrop, .status(503), .status(503), .connectionLost, .timeout,
-        .status(500), .conflict, .status(400), .status(429),
+        .status(500), .conflict, .status(400), .status(429), .status(422),
     ]
 
     /// A step that can apply to `execution` now.

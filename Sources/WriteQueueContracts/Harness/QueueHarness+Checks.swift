@@ -28,15 +28,19 @@ extension QueueHarness {
         return task
     }
 
-    /// The identity fields that differ between two versions of one task.
-    func identityChanges(from original: PersistedTask, to now: PersistedTask) -> [String] {
+    /// The identity fields that differ between two versions of one task: operation ID, key and
+    /// body, and the creation time unless `includingCreationTime` is `false` (Q2 names it; Q8's
+    /// rule names only the other three, so a creation time reset on retry is Q2's finding alone).
+    func identityChanges(
+        from original: PersistedTask, to now: PersistedTask, includingCreationTime: Bool = true
+    ) -> [String] {
         var changes: [String] = []
         if original.operationID != now.operationID {
             changes.append("operation ID \(original.operationID) → \(now.operationID)")
         }
         if original.key != now.key { changes.append("key \(original.key ?? "none") → \(now.key ?? "none")") }
         if original.body != now.body { changes.append("body \(original.bodyText) → \(now.bodyText)") }
-        if original.createdAt != now.createdAt {
+        if includingCreationTime, original.createdAt != now.createdAt {
             changes.append("creation time \(original.createdAt ?? "none") → \(now.createdAt ?? "none")")
         }
         return changes

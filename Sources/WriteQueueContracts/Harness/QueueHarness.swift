@@ -643,17 +643,19 @@ final class QueueHarness<A: WriteQueueAdapter> {
 extension QueueHarness {
     /// Answers the first request of every operation in `plan` as the plan says, in whatever
     /// order (or concurrency) the queue sends them. A later request for a planned operation met
-    /// before every first request was answered gets `laterAnswer` (by default: it never reaches
-    /// the server); a request for any other operation is served.
+    /// before every first request was answered gets `laterAnswer`; a request for any other
+    /// operation is served.
     ///
     /// - Parameters:
     ///   - plan: Each operation with the answer its first request gets.
-    ///   - laterAnswer: The answer for a planned operation's retry met on the way.
+    ///   - laterAnswer: The answer for a planned operation's retry met on the way. A queue that
+    ///     sends strictly in order retries its head until that ends it: an answer that never
+    ///     ends it (a lost connection, every time) keeps the other first requests from coming.
     ///   - afterEach: Runs after each planned answer has settled (a check of that operation).
     /// - Returns: The first request of each operation, by operation ID.
     @discardableResult
     func answerFirstRequests(
-        _ plan: [(QueueOperation, SendAnswer)], laterAnswer: SendAnswer = .lost(.connectionLost),
+        _ plan: [(QueueOperation, SendAnswer)], laterAnswer: (ParkedSend) -> SendAnswer,
         afterEach: (QueueOperation, ParkedSend) async throws -> Void = { _, _ in }
     ) async throws -> [String: ParkedSend] {
         var first: [String: ParkedSend] = [:]
@@ -661,7 +663,7 @@ extension QueueHarness {
         while first.count < plan.count {
             let waiting = plan.map(\.0).filter { first[$0.id] == nil }
             let send = try await nextSend(ofAnyOf: waiting) { other in
-                planned.contains(other.request.body) ? laterAnswer : .serve
+                planned.contains(other.request.body) ? laterAnswer(other) : .serve
             }
             guard let (operation, answer) = plan.first(where: { $0.0.body == send.request.body && first[$0.0.id] == nil })
             else { continue }

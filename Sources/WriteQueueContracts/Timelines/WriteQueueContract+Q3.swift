@@ -1,24 +1,29 @@
 extension WriteQueueContract {
-    /// Q3 replay after crash. Two rounds, each in whatever order the queue sends:
+    /// Q3 replay after crash. Three rounds, one operation each, so a queue that sends strictly
+    /// in submit order (and retries the head of its queue until it gets an answer) reaches
+    /// every one:
     ///
-    /// 1. The server commits op-1 then answers 503, and commits op-2 then drops the connection;
-    ///    the app crashes; the relaunched queue must resend both with the same keys and the
-    ///    bytes of their first requests, get the original results, and complete.
-    /// 2. op-3's first request is in flight when the app crashes (the server commits it, the
+    /// 1. The server commits op-1 then answers 503; the app crashes; the relaunched queue must
+    ///    resend it with the same key and the bytes of its first request, get the original
+    ///    result, and complete.
+    /// 2. The same for op-2, whose connection drops after the server committed it.
+    /// 3. op-3's first request is in flight when the app crashes (the server commits it, the
     ///    answer dies with the process: a task the queue had marked "sending"); the relaunched
     ///    queue must send it again, with the same key and bytes.
     static func replayAfterCrash<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
-        let first = h.operation(1)
-        let second = h.operation(2)
-        try await h.submit(first)
-        try await h.submit(second)
-        var firstRequests = try await h.answerFirstRequests([
-            (first, .server(.commitThen503)), (second, .server(.commitThenDrop)),
-        ])
-        try await h.crash()
-        try await h.launch()
-        try await expectReplays(of: [first, second], firstRequests: firstRequests, h)
+        var firstRequests: [String: ParkedSend] = [:]
+        for (number, fault) in [(1, ServerFault.commitThen503), (2, .commitThenDrop)] {
+            let operation = h.operation(number)
+            try await h.submit(operation)
+            let send = try await h.nextSend(of: operation)
+            firstRequests[operation.id] = send
+            h.answer(send, .server(fault))
+            try await h.settle()
+            try await h.crash()
+            try await h.launch()
+            try await expectReplays(of: [operation], firstRequests: firstRequests, h)
+        }
 
         let third = h.operation(3)
         try await h.submit(third)
@@ -36,7 +41,7 @@ extension WriteQueueContract {
         try await h.launch()
         try await expectReplays(of: [third], firstRequests: firstRequests, h)
 
-        let operations = [first, second, third]
+        let operations = [h.operation(1), h.operation(2), third]
         h.recordLedger(keys: operations.map { ($0.id, firstRequests[$0.id]?.request.idempotencyKey) })
         try h.expectRecords(
             3, "after three operations replayed across crashes",

@@ -1,8 +1,9 @@
 extension WriteQueueContract {
     /// Q5 success-only completion. Six operations get six different non-success answers (no
     /// answer, a timeout, 500, 400, 404 and a body conflict), in whatever order the queue sends
-    /// them; none may complete. Then every
-    /// request succeeds, and only the answered-with-success ones may complete.
+    /// them; none may complete. A retry of one of them met before every first answer was given
+    /// is served (a queue that sends strictly in order retries its head until it succeeds), and
+    /// so is every request after that: only the operations served may complete.
     static func successOnlyCompletion<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let failures: [(SendAnswer, String)] = [
@@ -17,7 +18,13 @@ extension WriteQueueContract {
         for operation in operations { try await h.submit(operation) }
         var succeeded: Set<String> = []
         let names = Dictionary(uniqueKeysWithValues: zip(operations.map(\.id), failures.map(\.1)))
-        try await h.answerFirstRequests(Array(zip(operations, failures.map(\.0)))) { operation, _ in
+        try await h.answerFirstRequests(
+            Array(zip(operations, failures.map(\.0))),
+            laterAnswer: { send in
+                succeeded.insert(h.operationLabel(for: send.request.body))
+                return .serve
+            }
+        ) { operation, _ in
             let task = try await h.persistedTask(for: operation)
             guard !h.isFinished(task) else {
                 throw h.violation(

@@ -87,11 +87,11 @@ extension WriteQueueContract {
                     + "declare QueueBackoff.capped(at: \(last)) so Q8 checks it against that cap.")
         }
         let task = try await h.persistedTask(for: operation)
-        if let stored, let task, !h.identityChanges(from: stored, to: task).isEmpty {
+        if let stored, let task, !h.identityChanges(from: stored, to: task, includingCreationTime: false).isEmpty {
             throw h.violation(
                 "Expected waiting never to change op-1's identity, but the stored task changed.",
                 expected: stored.description, actual: task.description,
-                difference: h.identityChanges(from: stored, to: task).map { "~ \($0)" }.joined(separator: "\n"),
+                difference: h.identityChanges(from: stored, to: task, includingCreationTime: false).map { "~ \($0)" }.joined(separator: "\n"),
                 hint: "Backoff changes when a task is sent, never what is sent.")
         }
         h.answer(send, .serve)
