@@ -6,7 +6,9 @@ enum ExplorationReporting {
     /// Records each unexpected finding of `result` as one issue at `sourceLocation` (an error,
     /// or a warning for a recommended rule when `strict` is `false`), with its transcript
     /// attached; an expected finding as a warning (shown, never failing); and an expected rule
-    /// nothing broke as an error, so its `expecting` entry goes.
+    /// nothing broke as an error, so its `expecting` entry goes. When the search skipped
+    /// anything, its one-line summary (which counts what was skipped) is attached, even on a
+    /// pass.
     static func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
         for finding in result.findings {
             let expected = finding.kind.contract.map { result.expected.contains($0) } ?? false
@@ -21,6 +23,13 @@ enum ExplorationReporting {
                 if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
             #endif
         }
+        #if compiler(>=6.2)
+            // What the search skipped (triggers it could not settle by evidence, inapplicable
+            // schedules, failures whose replay passed) is never dropped silently, also on a pass.
+            if !result.skips.isEmpty {
+                Attachment.record(result.headline, named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
+            }
+        #endif
         for id in result.expectedButNotFound {
             Issue.record(
                 Comment(

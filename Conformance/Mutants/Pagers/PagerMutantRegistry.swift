@@ -169,6 +169,13 @@ extension BundledImplementations {
                     .fails("P12", because: "it chains requests by itself past the no-progress bound"),
                 
                 ]),
+            .asyncPager(
+                QueryTextTicketSearchModelAdapter.self, name: "QueryTextTicketSearchModel", kind: .mutant,
+                summary: "Recognises its answers by the query text, not a generation: after A, B, A the first A's late answer is taken.",
+                ledger: [
+                    .fails("P4", because: "after D, E, D the late answer to page 2 of the first visit to D is taken for the current D"),
+                    .fails("P11", because: "a refresh keeps the query text, so an answer from before the refresh is taken"),
+                ]),
         ]
     }
 }

@@ -30,10 +30,30 @@ extension PagerContract {
         let d1 = try await t.switchQuery(to: "D")
         try await t.acceptPage(
             d1, rows: [301, 302], visible: [301, 302], after: "query D's first page arrived")
-        try await t.expectSettledStaleAnswerChangesNothing(
+        let d2 = try await t.expectSettledStaleAnswerChangesNothing(
             c2, rows: [203, 204],
             after: "the late answer to \(c2), with other rows and a next position, once D's "
                 + "first page was accepted and nothing is in flight",
             then: "bottom reached on query D after that stale answer", hint: hint)
+
+        // Back to an earlier query's name (D, E, D: a filter toggled off and on): page 2 of the
+        // first visit to D is as stale as any other request. A pager that recognises its
+        // requests by the query text, not by a generation, takes its answer for the current one.
+        let e1 = try await t.switchQuery(to: "E")
+        try await t.acceptPage(e1, rows: [401, 402], visible: [401, 402], after: "query E's first page arrived")
+        let again = try await t.switchQuery(to: "D")
+        // (A pager that waits for the old request before loading page 1 had it answered
+        // already, stale, by the query changes.)
+        if t.answerCount(of: d2) == 0 {
+            let loadingAgain = await t.state()
+            try await t.deliver(d2, rows: [303, 304], hasMore: false)
+            try await t.expectUnchanged(
+                since: loadingAgain,
+                after: "the late answer to \(d2), from the first visit to query D, once the query "
+                    + "went D, E and back to D",
+                hint: hint + " The query's name is not a ticket: the same filter chosen again is a new generation.")
+        }
+        try await t.acceptPage(
+            again, rows: [305, 306], visible: [305, 306], after: "the second visit to query D got its first page")
     }
 }

@@ -3,7 +3,7 @@ extension PagerSchedule {
     public enum Step: Hashable, Sendable, CustomStringConvertible {
         /// The user reached the bottom of the list.
         case bottomReached
-        /// The filter changed to the next query (`B`, then `C`, …): a new generation.
+        /// The filter changed to the other query (`B`, then back to `A`, then `B`, …): a new generation each time.
         case changeQuery
         /// Pull-to-refresh: a new generation of the same query (adapters that declare it).
         case refresh

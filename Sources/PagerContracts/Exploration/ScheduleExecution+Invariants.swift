@@ -26,7 +26,12 @@ extension ScheduleExecution {
     /// query's answer given since this query began moved it (P4, the stale answer written
     /// before its ticket check), or a page delivered again did (P3); else `otherwise`.
     func cause(otherwise: ContractID) -> ContractID {
-        staleAnswersThisQuery > 0 ? "P4" : repeatedAnswersThisQuery > 0 ? "P3" : otherwise
+        staleAnswersThisQuery > 0 ? latestStaleRule : repeatedAnswersThisQuery > 0 ? "P3" : otherwise
+    }
+
+    /// The rule of the latest answer given to a non-current request (``staleRule(of:)``).
+    var latestStaleRule: ContractID {
+        latestStaleRequest.flatMap { number in requests.first { $0.number == number } }.map(staleRule(of:)) ?? "P4"
     }
 
     /// I1, I5, I6 and the position part of I3/I4, checked as the pager starts a request.
@@ -47,7 +52,7 @@ extension ScheduleExecution {
             // there between the two requests is one the failure needs.
             let cause: ContractID =
                 staleAnswersGiven > running.staleAnswersBefore
-                ? "P4" : repeatedAnswersGiven > running.repeatedAnswersBefore ? "P3" : "P1"
+                ? latestStaleRule : repeatedAnswersGiven > running.repeatedAnswersBefore ? "P3" : "P1"
             return failure(
                 cause, invariant: "I1", keyedByInvariant: true,
                 "Expected at most one request in flight for query \(query), but the pager started \(describe(request)) while \(describe(running)) is still unanswered.",
@@ -103,7 +108,7 @@ extension ScheduleExecution {
             }
             if !changes.isEmpty {
                 throw failure(
-                    "P4", invariant: "I4",
+                    staleRule(of: stale), invariant: "I4",
                     "Expected the answer to \(describe(stale)), from a non-current query, to change nothing, but \(changes.joined(separator: " and ")).",
                     expected: "state: \(before)", actual: "state: \(state)",
                     difference: listDifference(expected: before.visible, actual: state.visible),
@@ -154,6 +159,18 @@ extension ScheduleExecution {
                 difference: listDifference(expected: wanted, actual: state.visible),
                 hint: "Commit each page as its response is accepted, then request the next; a failure in the middle keeps the committed pages.")
         }
+        // Items already visible gone while the current page's failure is shown: a failure that
+        // cleared the list (P6: the items already visible stay).
+        if failedPosition != nil, staleAnswersThisQuery == 0, repeatedAnswersThisQuery == 0,
+            state.visible.count < wanted.count, Set(state.visible).isSubset(of: Set(wanted))
+        {
+            throw failure(
+                "P6", invariant: "I3",
+                "Expected the items already visible to stay after the failure of \(failedPosition!), but \(Self.list(wanted.filter { !state.visible.contains($0) })) \(wanted.count - state.visible.count == 1 ? "is" : "are") gone.",
+                expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
+                difference: listDifference(expected: wanted, actual: state.visible),
+                hint: "A failure shows an error and clears the loading state; it never empties or trims the list (a timeout never empties the list).")
+        }
         // A list broken by a repeated answer is P3's; otherwise the list
         // is not what merging the accepted pages gives (P2: each ID once, in the server's order).
         throw failure(
@@ -162,6 +179,19 @@ extension ScheduleExecution {
             expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),
             hint: "Append each accepted page at once, keep the server's order, and accept a response only once.")
+    }
+
+    /// The rule a non-current request's answer breaks when it changes what the user sees, or
+    /// what the pager does next: a cancellation error (P8, whatever made the request stale);
+    /// else, when a refresh made it stale (no query change since it was made, only a newer
+    /// generation), P11; else a query change did, and the answer says which rule: a page (P4), any
+    /// other failure (P5).
+    func staleRule(of stale: Request) -> ContractID {
+        let answer = requests.first(where: { $0.number == stale.number })?.answer
+        if case .failure(let failure)? = answer, failure.isCancellation { return "P8" }
+        if stale.queryChanges == generationQueries { return "P11" }
+        if case .failure? = answer { return "P5" }
+        return "P4"
     }
 
     /// Whether an item appears twice; without a set for the short lists a schedule shows.

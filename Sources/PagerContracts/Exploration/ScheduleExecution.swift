@@ -19,6 +19,9 @@ final class ScheduleExecution {
         /// one given later while it is in flight may be what cleared its in-flight state.
         var staleAnswersBefore = 0
         var repeatedAnswersBefore = 0
+        /// Query changes before this request: one made stale by a refresh alone has the
+        /// current count (the query may also have gone back to this request's name: A, B, A).
+        var queryChanges = 0
     }
 
     /// Why the current query may start no further request (I5).
@@ -137,6 +140,9 @@ final class ScheduleExecution {
     private(set) var refusableRows: Set<Int> = []
     /// Answers given so far to requests of a non-current query (pages and failures).
     private(set) var staleAnswersGiven = 0
+    /// The number of the request whose answer was the latest one given to a non-current
+    /// request: its rule names what such an answer broke (``staleRule(of:)``).
+    private(set) var latestStaleRequest: Int?
     /// Pages delivered again so far.
     private(set) var repeatedAnswersGiven = 0
     /// Pages of the current query delivered again: in a shrunk schedule, one still there is
@@ -280,7 +286,10 @@ final class ScheduleExecution {
             text = "fill the screen" + (try await fire(.fillScreen))
         case .changeQuery:
             guard capabilities.changesQuery else { return skip(step, "no query change declared") }
-            let next = String(UnicodeScalar(UInt8(65 + (generationQueries + 1) % 26)))
+            // A, B, A, B, …: going back to an earlier query's name shows a pager that recognises
+            // its requests by the query text rather than by a generation (A's first request
+            // answered after A, B, A is stale, whatever its query says).
+            let next = generationQueries % 2 == 0 ? "B" : "A"
             let mark = generationMark
             startGeneration(query: next)
             text = "query changed to \(next)" + (try await fire(.changeQuery(next)))
@@ -309,6 +318,7 @@ final class ScheduleExecution {
             } else {
                 lastSuspect = "P4"
                 staleAnswer = request
+                latestStaleRequest = request.number
                 staleAnswersGiven += 1
                 staleAnswersThisQuery += 1
                 staleRows.formUnion(rows)
@@ -325,6 +335,7 @@ final class ScheduleExecution {
             lastSuspect = request.generation == generation ? "P3" : "P4"
             if request.generation != generation {
                 staleAnswer = request
+                latestStaleRequest = request.number
                 staleAnswersGiven += 1
                 staleAnswersThisQuery += 1
             } else {
@@ -345,6 +356,7 @@ final class ScheduleExecution {
             } else {
                 lastSuspect = "P4"
                 staleAnswer = request
+                latestStaleRequest = request.number
                 staleAnswersGiven += 1
                 staleAnswersThisQuery += 1
             }
@@ -374,7 +386,8 @@ final class ScheduleExecution {
 
     // MARK: - Steps
 
-    private var generationQueries = 0
+    /// Query changes so far (a refresh keeps the query).
+    private(set) var generationQueries = 0
 
     private func startGeneration(query newQuery: String) {
         if newQuery != query { generationQueries += 1 }
@@ -589,7 +602,8 @@ final class ScheduleExecution {
         for position in positions {
             let request = Request(
                 number: requests.count + 1, generation: generation, query: query, position: position,
-                staleAnswersBefore: staleAnswersGiven, repeatedAnswersBefore: repeatedAnswersGiven)
+                staleAnswersBefore: staleAnswersGiven, repeatedAnswersBefore: repeatedAnswersGiven,
+                queryChanges: generationQueries)
             liftProtocolErrorStopForRetry()
             if pendingFailure == nil { pendingFailure = checkNewRequest(request) }
             if pendingFailure == nil { pendingFailure = checkChainAfterNoProgress(request) }

@@ -104,14 +104,16 @@ extension PagerTimeline {
     /// - Parameters:
     ///   - action: The stale answer, as the failure names it.
     ///   - nextAction: The bottom trigger after it, expected to ask for page 2.
+    /// - Returns: The request the bottom trigger after it started.
+    @discardableResult
     package func expectSettledStaleAnswerChangesNothing(
         _ stale: PageRequestRecord, rows: [Int], after action: String, then nextAction: String,
         hint: String? = nil
-    ) async throws {
+    ) async throws -> PageRequestRecord {
         let settled = await state()
         try await deliver(stale, rows: rows, hasMore: true)
         try await expectUnchanged(since: settled, after: action, hint: hint)
-        try expectOneRequest(
+        return try expectOneRequest(
             try await bottomReached(), forPage: 2, after: nextAction,
             hint: "The stale answer wrote its next page or cursor before the ticket check: "
                 + "compare the ticket first, then write the position.")

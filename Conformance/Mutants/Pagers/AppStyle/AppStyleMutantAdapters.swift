@@ -228,3 +228,32 @@ struct ReducerFeedStateAdapter: PagerModelAdapter {
 
     static func itemID(for row: PageRow) -> String { row.stringID }
 }
+
+/// `QueryTextTicketSearchModel`: recognises its answers by the query text only.
+struct QueryTextTicketSearchModelAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(triggers: [.refresh])
+    let model: QueryTextTicketSearchModel
+
+    init(source: PageSource) async {
+        model = await QueryTextTicketSearchModel(query: "A") { query, page in
+            let response = try await source.load(query: query, page: page)
+            return QueryTextTicketPage(
+                items: response.rows.map { QueryTextTicketItem(id: $0.stringID) }, hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setQuery(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
