@@ -32,7 +32,7 @@ extension BundledImplementations {
                 kind: .adopter,
                 summary: "The same outbox started the way many apps start one: the launch resends "
                     + "what storage holds and awaits it."),
-        ] + mutantQueues + appStyleQueues + secondTrialQueues
+        ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -222,6 +222,25 @@ extension BundledImplementations {
                 PriorityOutboxAdapter.self, name: "PriorityOutbox", kind: .adopter,
                 summary: "Second-trial actor sending highest body priority first, ties by createdAt; due "
                     + "times in storage (cap 300 s)."),
+        ]
+    }
+
+    /// Three correct queues of the third trial (`Queues/ThirdTrial/`), each one the kit flagged
+    /// or judged differently from run to run before this trial.
+    static var thirdTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                SerialFifoAdapter.self, name: "SerialFifoWorkerQueue", kind: .adopter,
+                summary: "Third-trial actor sending strictly in submit order: the head is retried every 5 s "
+                    + "until it is answered, later tasks wait behind it."),
+            .queue(
+                LaunchRestoringAdapter.self, name: "LaunchRestoringQueue", kind: .adopter,
+                summary: "Third-trial class whose init starts a Task that restores storage and sends what "
+                    + "is due (sendsOnLaunch); due times in storage (cap 90 s)."),
+            .queue(
+                AuthRetryAdapter.self, name: "AuthRetryQueue", kind: .adopter,
+                summary: "Third-trial class whose API retries 401 (token refresh) with the same key; "
+                    + "declared retryable, the default terminal set untouched."),
         ]
     }
 }

@@ -38,6 +38,15 @@ final class CanonicalFormCache: Sendable {
     private struct Key: Hashable {
         let form: Form
         let body: Data
+
+        /// Every byte of the body. `Data`'s own hash reads only its first bytes, and bodies
+        /// that share a long prefix (a GraphQL envelope's query text) then all collide: with a
+        /// few thousand entries each lookup compared them one by one, and 600 schedules of
+        /// `GraphQLOutbox` took 31 s against 1.4 s for 100.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(form)
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     private let entries = Locked(rawValue: [Key: Entry]())
