@@ -37,6 +37,7 @@ public actor MinimalQueue {
     /// One pass: every due task once; with `.waitsOnClock`, a task whose retry is due later is
     /// waited for on the clock and sent again, until nothing pending is left.
     func runPass() async {
+        guard settings.sendOrder != .headOfLine else { return await runPassInOrder() }
         while true {
             let now = environment.now()
             let pending = store.all.filter { $0.stoppedBecause == nil }
@@ -63,18 +64,41 @@ public actor MinimalQueue {
         }
     }
 
+    /// One pass of ``MinimalQueueSettings/SendOrder/headOfLine``: the oldest unfinished task
+    /// until it completes or stops, then the next; with `.dueTimeInStorage` the pass ends at a
+    /// head that is not due or still pending after its request (a later pass retries it).
+    private func runPassInOrder() async {
+        while let head = store.all.filter({ $0.stoppedBecause == nil }).min(by: { $0.createdAt < $1.createdAt }) {
+            if head.dueAt > environment.now() {
+                guard settings.backoff == .waitsOnClock else { return }
+                let clock = environment.clock
+                do {
+                    try await clock.sleep(until: clock.instant(at: head.dueAt))
+                } catch {
+                    return
+                }
+            }
+            // Another pass holds its lease: that pass works the line.
+            guard await send(head.key) else { return }
+            let stillPending = store.all.contains { $0.key == head.key && $0.stoppedBecause == nil }
+            if stillPending && settings.backoff == .dueTimeInStorage { return }
+        }
+    }
+
     private func ordered(_ rows: [MinimalQueueStore.Row]) -> [MinimalQueueStore.Row] {
         switch settings.sendOrder {
-        case .oldestFirst: rows.sorted { $0.createdAt < $1.createdAt }
+        case .headOfLine, .oldestFirst: rows.sorted { $0.createdAt < $1.createdAt }
         case .newestFirst: rows.sorted { $0.createdAt > $1.createdAt }
         case .random: rows.shuffled()
         }
     }
 
-    private func send(_ key: String) async {
+    /// Sends `key`'s task if it is pending, due and not leased; `false` when it sent nothing.
+    @discardableResult
+    private func send(_ key: String) async -> Bool {
         guard var row = store.all.first(where: { $0.key == key }), row.stoppedBecause == nil,
             row.dueAt <= environment.now(), lease(key)
-        else { return }
+        else { return false }
         defer { release(key) }
         row.attempts += 1
         store.update(key) { $0.attempts += 1 }
@@ -95,6 +119,7 @@ public actor MinimalQueue {
             log.append("\(row.operationID) got no answer")
             retryLater(key, attempts: row.attempts)
         }
+        return true
     }
 
     private func wireBody(of row: MinimalQueueStore.Row) -> Data {

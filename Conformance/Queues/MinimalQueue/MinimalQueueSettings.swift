@@ -12,6 +12,9 @@ public struct MinimalQueueSettings: Hashable, Sendable, CustomStringConvertible 
         case newestFirst
         /// A fresh random order on every pass (the system generator: not reproducible).
         case random
+        /// Strictly in submit order (ordered mutations): only the oldest unfinished task is
+        /// sent, retried until it completes or stops; the others wait behind it.
+        case headOfLine
     }
 
     /// How the body is kept and sent.

@@ -5,7 +5,7 @@ extension WriteQueueContract {
     /// 422, 429 and every declared 4xx but 409): each gets that status once. Statuses the
     /// adapter declares retryable must be retried with the same key; every other one (and 400
     /// and 422 always) must never be sent again, even after the clock runs past every backoff
-    /// and a later pass.
+    /// and later passes (as many as it takes until one sends nothing new).
     static func clientErrorsByContract<A>(_ h: QueueHarness<A>) async throws {
         let capabilities = h.capabilities
         let declared = capabilities.retryableStatusCodes.union(capabilities.terminalStatusCodes)
@@ -68,9 +68,16 @@ extension WriteQueueContract {
         }
         try h.startPass()
         try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
-        h.advancePastLongestBackoff()
-        try h.startPass()
-        try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
+        // Later syncs, past the longest backoff, until one sends nothing new: a queue that sends
+        // strictly in order reaches the next operation only once the retried head succeeded,
+        // one sync at a time when it keeps due times in storage.
+        for _ in 0..<statuses.count {
+            let before = (answeredOnce.count, retried.count)
+            h.advancePastLongestBackoff()
+            try h.startPass()
+            try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
+            if (answeredOnce.count, retried.count) == before { break }
+        }
         for operation in operations {
             guard let expectation = byLabel[operation.id], expectation.retries else { continue }
             guard retried.contains(operation.id) else {
