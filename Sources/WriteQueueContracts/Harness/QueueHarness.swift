@@ -566,7 +566,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
         return violation(
             "Expected the queue to send \(names), but "
                 + (open.isEmpty
-                    ? "no pass sent it" + (stepped > .zero ? " (the clock moved \(ManualClock.format(stepped)))" : "")
+                    ? "no pass sent it"
+                        + (stepped > .zero
+                            ? " (while the kit stepped the clock \(ManualClock.format(stepped)) further, a pass after each step)" : "")
                     : "only \(open.joined(separator: ", ")) is in flight")
                 + ".",
             expected: "a request with body " + operations.map(\.bodyText).joined(separator: " or "),
