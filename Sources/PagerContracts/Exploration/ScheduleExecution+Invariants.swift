@@ -164,8 +164,10 @@ extension ScheduleExecution {
         if failedPosition != nil, staleAnswersThisQuery == 0, repeatedAnswersThisQuery == 0,
             state.visible.count < wanted.count, Set(state.visible).isSubset(of: Set(wanted))
         {
+            // Keyed by I3, as the fallback below is: a shrink that drops an unrelated stale
+            // answer or repeated page turns that fallback into this one.
             throw failure(
-                "P6", invariant: "I3",
+                "P6", invariant: "I3", keyedByInvariant: true,
                 "Expected the items already visible to stay after the failure of \(failedPosition!), but \(Self.list(wanted.filter { !state.visible.contains($0) })) \(wanted.count - state.visible.count == 1 ? "is" : "are") gone.",
                 expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
                 difference: listDifference(expected: wanted, actual: state.visible),
