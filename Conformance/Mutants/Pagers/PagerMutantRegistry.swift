@@ -176,6 +176,12 @@ extension BundledImplementations {
                     .fails("P4", because: "after D, E, D the late answer to page 2 of the first visit to D is taken for the current D"),
                     .fails("P11", because: "a refresh keeps the query text, so an answer from before the refresh is taken"),
                 ]),
+            .asyncPager(
+                FilteredInboxViewModelAdapter.self, name: "FilteredInboxViewModel", kind: .mutant,
+                summary: "Checks for a stalled cursor only when its request carried one: a first page that returns no cursor with hasMore: true is asked for again.",
+                ledger: [
+                    .fails("P10", because: "the first page returns the requested cursor (none) with hasMore: true, and the next bottom trigger asks for page 1 again"),
+                ]),
         ]
     }
 }

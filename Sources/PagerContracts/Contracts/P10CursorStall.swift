@@ -24,6 +24,28 @@ extension PagerContract {
             \.hasProtocolError, true, named: "the protocol-error state",
             after: "the cursor stalled", hint: hint)
 
+        // The first page's request carries no cursor: a response that returns none with
+        // hasMore: true returns the requested cursor too. A stall check written as
+        // `if let requested = ticket.cursor, next == requested` skips it and asks for the first
+        // page again forever.
+        t.section("a first page that returns the cursor it was requested with (none)")
+        let fresh = try await t.newGeneration(query: "B")
+        guard case .cursor(let firstCursor) = fresh.position else { return }
+        let stalledFirst = "the first page of query B returned the requested cursor "
+            + "\(firstCursor ?? "nil") and still said hasMore"
+        let chainedOnFirst = try await t.deliver(
+            fresh, rows: [201, 202, 203], hasMore: true, cursor: .fixed(firstCursor), followUps: .returned)
+        try t.expectNoRequest(
+            chainedOnFirst, after: "the first page that returned the requested cursor",
+            because: stalledFirst, hint: hint)
+        for attempt in 1...2 {
+            try t.expectNoRequest(
+                try await t.bottomReached(),
+                after: "bottom reached after the first page's cursor stalled (\(attempt))",
+                because: stalledFirst, hint: hint)
+        }
+        try await t.expectStopShown(after: "the first page's cursor stalled", hint: hint)
+
         t.section("recommended: a cursor that repeats an earlier cursor of the same query")
         guard t.capabilities.detectsCursorCycles else {
             t.skipCheck(
@@ -33,7 +55,7 @@ extension PagerContract {
         }
         let cycleHint = "Remember every cursor requested in the current query and treat a repeat "
             + "as a protocol error (A, B, A is a cycle that a same-cursor check misses)."
-        let b1 = try await t.newGeneration(query: "B")
+        let b1 = try await t.newGeneration(query: "C")
         try await t.acceptPage(
             b1, rows: [101, 102], visible: [101, 102], after: "the new first page arrived")
         let b2 = try await t.requestNextPage(2, after: "bottom reached on the new first page")

@@ -172,6 +172,24 @@ extension PagerTimeline {
             hint: hint)
     }
 
+    /// Expects a stop of automatic loading to be shown after `action`: the protocol-error state
+    /// set, or the end of the list (`hasMore` false), which is how a pager that reads a missing
+    /// cursor as the end stops. A state the adapter leaves `nil` is not judged.
+    package func expectStopShown(after action: String, hint: String? = nil) async throws {
+        let now = await state()
+        guard now.hasProtocolError != nil || now.hasMore != nil else {
+            recorder.note("The adapter reports neither the protocol-error state nor hasMore: checks of them were skipped.")
+            return
+        }
+        guard now.hasProtocolError != true, now.hasMore != false else { return }
+        throw violation(
+            "Expected the protocol-error state (or the end of the list) to be shown after \(action), "
+                + "but neither is.",
+            expected: "protocol error: true, or hasMore: false",
+            actual: "state: \(now)",
+            hint: hint)
+    }
+
     /// The request that loads the current query's first page: the one `started` holds, or, for
     /// a pager that waits for the next trigger, the one the next bottom trigger starts. Both
     /// conform.

@@ -257,3 +257,35 @@ struct QueryTextTicketSearchModelAdapter: AsyncPagerAdapter {
 
     static func itemID(for row: PageRow) -> String { row.stringID }
 }
+
+/// `FilteredInboxViewModel`: checks for a stalled cursor only when the request carried one.
+struct FilteredInboxViewModelAdapter: AsyncPagerAdapter {
+    static let capabilities = PagerCapabilities(
+        pagination: .cursors, triggers: [.refresh], stopsOnNoProgress: false,
+        detectsCursorCycles: false)
+    let model: FilteredInboxViewModel
+
+    init(source: PageSource) async {
+        model = await FilteredInboxViewModel(filter: "A") { filter, cursor in
+            let response = try await source.load(query: filter, cursor: cursor)
+            return InboxPage(
+                messages: response.rows.map { InboxMessage(id: $0.stringID) },
+                nextCursor: response.nextCursor, hasMore: response.hasMore)
+        }
+    }
+
+    func bottomReached() async { await model.loadMore() }
+    func retry() async { await model.retry() }
+    func changeQuery(to query: String) async { await model.setFilter(query) }
+    func refresh() async { await model.refresh() }
+
+    func snapshot() async -> PagerSnapshot<String> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: model.visibleIDs, isLoading: model.isLoading, hasMore: model.hasMore,
+                showsError: model.errorMessage != nil, hasProtocolError: model.hasProtocolError)
+        }
+    }
+
+    static func itemID(for row: PageRow) -> String { row.stringID }
+}
