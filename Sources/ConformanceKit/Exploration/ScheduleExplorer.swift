@@ -80,6 +80,7 @@ package enum ScheduleExplorer {
             var stepCount = 0
             var hits: [ScheduleHit<Family.Step, Family.Context>] = []
             var failures: Set<ScheduleFailure> = []
+            var turns = CooperativeTurns()
             for index in (block * blockSize)..<min(budget, (block + 1) * blockSize) {
                 explored += 1
                 let outcome = await family.trial(index, seed: seed, options: options)
@@ -90,10 +91,10 @@ package enum ScheduleExplorer {
                     if options.stopsAtFirstFinding { break }
                 }
                 // A model-level schedule never suspends: give other work on the cooperative
-                // pool (other tests, their watchdogs) a turn between schedules. (Yielding every
-                // 8 schedules instead was measured: two watchdog tests then starved under the
-                // thread sanitizer.)
-                await Task.yield()
+                // pool (other tests, their watchdogs) a turn between schedules, at least once a
+                // millisecond. (Yielding every 8 schedules instead was measured: two watchdog
+                // tests then starved under the thread sanitizer, where 8 schedules take long.)
+                await turns.take()
             }
             return .init(explored: explored, steps: stepCount, hits: hits)
         }
