@@ -31,6 +31,8 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     /// Steps executed over them.
     package private(set) var steps = 0
     private var seen: [Int: Int] = [:]
+    /// Turns for other work on the cooperative pool: a model-level prefix never suspends.
+    private var turns = CooperativeTurns()
 
     /// Creates a search that runs at most `cap` prefixes; each round says how deep it goes.
     package init(cap: Int) {
@@ -101,6 +103,7 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
         guard explored < cap else { return nil }
         explored += 1
         steps += prefix.count
+        await turns.take()
         let visited = await run(prefix, limit)
         if let failure = visited.failure { return (prefix, failure) }
         let remaining = limit - prefix.count

@@ -159,8 +159,7 @@ package enum ScheduleExplorer {
         let search = await DeepeningSearch<Family.Step, ScheduleFailure>.search(
             subtrees: blocks.map(\.prefix), depth: depth, budget: options.budget, parallelism: options.parallelism
         ) { block, prefix, limit in
-            await Task.yield()
-            return await family.visit(prefix, context: blocks[block].context, depth: limit, options: options)
+            await family.visit(prefix, context: blocks[block].context, depth: limit, options: options)
         }
         let hit = search.hit.map {
             ScheduleHit(index: $0.index, steps: $0.steps, failure: $0.failure, context: blocks[$0.subtree].context)
