@@ -43,7 +43,7 @@ extension QueueScheduleExecution {
                 "Q3",
                 "Expected \(operation.id), whose request (send #\(send)) was in flight when the app "
                     + "crashed, to be sent again after the relaunch, but no pass sent it, although "
-                    + "storage still holds it as pending.",
+                    + "storage still holds it (pending or in flight).",
                 expected: "a resend of \(operation.id) with its stored key",
                 actual: "stored tasks: \(try await h.describeTasks())",
                 hint: "A task the crashed launch left in flight (a row marked \"sending\", a lease) "

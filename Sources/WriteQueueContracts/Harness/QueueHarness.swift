@@ -555,8 +555,8 @@ final class QueueHarness<A: WriteQueueAdapter> {
         case nil:
             hint = "The task is not in storage, so nothing will ever send it: persist it at submit and "
                 + "keep it until an explicit success."
-        case .pending?, .inFlight?:
-            hint = "The task is stored and pending, yet no pass sends it. If a lease or claim from a "
+        case let status? where status == .pending || status == .inFlight:
+            hint = "The task is stored (\(status.rawValue)), yet no pass sends it. If a lease or claim from a "
                 + "crashed launch still holds it, a relaunch must treat it as gone (leases in process "
                 + "memory vanish with the process: clear them in forgetProcessMemory(in:)); a task "
                 + "left \"sending\" by a crash must be picked again."

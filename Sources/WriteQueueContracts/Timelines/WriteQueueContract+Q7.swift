@@ -54,7 +54,11 @@ extension WriteQueueContract {
             let open = h.openSends
             var byOperation: [String: [ParkedSend]] = [:]
             for send in open { byOperation[h.operationLabel(for: send.request.body), default: []].append(send) }
-            if let (label, twice) = byOperation.first(where: { $0.value.count > 1 }) {
+            // The operation whose doubled send came first, so the message is the same on every
+            // run (a dictionary's order is not).
+            if let (label, twice) = byOperation.filter({ $0.value.count > 1 })
+                .min(by: { $0.value[1].number < $1.value[1].number })
+            {
                 throw h.violation(
                     "Expected at most one request for \(label) in flight, but \(twice.count) were "
                         + "in flight at once.",
