@@ -71,6 +71,16 @@ extension QueueScheduleExecution {
         let twins = operations(withBody: operation.body)
         let owed = twins.count - succeeded(body: operation.body)
         if holding.count < owed {
+            // The submit after a relaunch is stored but an earlier twin restored from storage is
+            // gone: the submit displaced it, Q11's finding (recommended), not a swallowed action.
+            if twins.count > 1, crashes > 0, holding.contains(where: { $0.operationID == operation.id }) {
+                let lost = twins.filter { twin in twin != operation && !holding.contains { $0.operationID == twin.id } }
+                throw fail(
+                    "Q11", "Expected \(lost.map(\.id).joined(separator: ", ")), stored before the crash, to stay in storage once \(operation.id) was submitted after the relaunch, but it is gone.",
+                    expected: "\(owed) tasks", actual: "stored: \(describe(live))",
+                    hint: "Restore the stored tasks before accepting a submit, or merge the restored list with what was submitted meanwhile; never save an older list over the store.",
+                    invariant: "I9")
+            }
             if twins.count > 1, !holding.isEmpty {
                 throw fail(
                     "Q6", "Expected \(twins.count) submits with identical bodies (\(twins.map(\.id).joined(separator: ", "))) to be \(owed) waiting tasks, but storage holds \(holding.count).",
@@ -280,7 +290,7 @@ extension QueueScheduleExecution {
             guard covering.count < owed else { continue }
             let label = twins.map(\.id).joined(separator: "/")
             throw fail(
-                custodyRule(for: twins), "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
+                custodyRule(for: twins, live: live), "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
                 expected: "\(label) in storage", actual: "stored: \(describe(live))",
                 hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.", invariant: "I9")
         }
@@ -292,10 +302,17 @@ extension QueueScheduleExecution {
     private var identityRule: ContractID { crashes > 0 ? "Q3" : "Q2" }
 
     /// The contract a lost task (I9) breaks: Q11 when a submit after a relaunch displaced it
-    /// (recommended, as in the catalogue), Q2 when its last answer was an unknown outcome, Q5
-    /// (only a success completes or removes a task) otherwise.
-    private func custodyRule(for twins: [QueueOperation]) -> ContractID {
+    /// (recommended, as in the catalogue); Q12 when it is an update whose entity still has a
+    /// task, holding an older body (a merged update reverted, recommended); Q2 when its last
+    /// answer was an unknown outcome; Q5 (only a success completes or removes a task) otherwise.
+    private func custodyRule(for twins: [QueueOperation], live: [PersistedTask]) -> ContractID {
         if crashes > 0, justSubmitted != nil, !twins.contains(where: { $0 == justSubmitted }) { return "Q11" }
+        let entities = Set(twins.compactMap(\.entity))
+        if capabilities.coalescesUpdates, !entities.isEmpty,
+            live.contains(where: { task in Self.entity(of: task.body).map(entities.contains) == true })
+        {
+            return "Q12"
+        }
         let bodies = Set(twins.map(\.body))
         if unknownOutcome.keys.contains(where: { bodies.contains($0.body) }) { return "Q2" }
         return "Q5"
