@@ -32,7 +32,7 @@ extension BundledImplementations {
                 kind: .adopter,
                 summary: "The same outbox started the way many apps start one: the launch resends "
                     + "what storage holds and awaits it."),
-        ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues + fourthTrialQueues
+        ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -241,24 +241,6 @@ extension BundledImplementations {
                 AuthRetryAdapter.self, name: "AuthRetryQueue", kind: .adopter,
                 summary: "Third-trial class whose API retries 401 (token refresh) with the same key; "
                     + "declared retryable, the default terminal set untouched."),
-        ]
-    }
-}
-
-extension BundledImplementations {
-    /// A queue of the fourth trial (`Queues/FourthTrial/`), written before its author read the
-    /// kit: its bug needs two passes started in the same instant, which only the fixed Q7 timeline
-    /// did until the explorer learned `.sendingPasses`.
-    static var fourthTrialQueues: [ImplementationUnderCheck] {
-        [
-            .queue(
-                R4BatchAdapter.self, name: "R4BatchQueue", kind: .mutant,
-                summary: "Fourth-trial actor sending up to three tasks at once from a task group; "
-                    + "each child marks its task in flight only after an await.",
-                ledger: [
-                    .fails("Q7", because: "two passes started together both pick the tasks before "
-                        + "either marks them in flight, and send each twice"),
-                ]),
         ]
     }
 }

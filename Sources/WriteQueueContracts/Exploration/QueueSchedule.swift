@@ -26,11 +26,6 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case update
         /// Start a sending pass and let it run until it waits on the transport or the clock.
         case sendingPass
-        /// Start two sending passes in the same instant (a foreground resume and a background
-        /// sync), then let both run until they wait: a queue that marks a task as sending only
-        /// after an `await` lets both passes pick it (Q7). Applies only from rest (no pass
-        /// running, no request in flight), as in Q7's timeline; otherwise it is skipped.
-        case sendingPasses
         /// Answer open send `send`.
         case answer(send: Int, Reply)
         /// Advance the manual clock to the next wake-up of a waiting pass (resuming the passes
@@ -47,7 +42,6 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
             case .submitCopy(let original): ".submitCopy(of: \(original))"
             case .update: ".update"
             case .sendingPass: ".sendingPass"
-            case .sendingPasses: ".sendingPasses"
             case .answer(let send, let reply): ".answer(send: \(send), .\(reply))"
             case .advanceClock: ".advanceClock"
             case .crash: ".crash"

@@ -77,7 +77,7 @@ extension QueueScheduleExecution {
 
     /// Every step of the bounded exhaustive alphabet that can apply now: up to three
     /// operations (a submit, a copy of `op-1`, an update), a sending pass while fewer than two
-    /// run, two passes started together while none runs, for each open request a success, a commit-then-503, a dropped connection, a
+    /// run, for each open request a success, a commit-then-503, a dropped connection, a
     /// conflict and a 400, a clock advance (to a pass's wake-up, or a later sync's tick), and
     /// one crash.
     func alphabet(crashes: Int) -> [QueueSchedule.Step] {
@@ -88,7 +88,6 @@ extension QueueScheduleExecution {
             if updateCount < 2 { steps.append(.update) }
         }
         if harness.running.count < 2 { steps.append(.sendingPass) }
-        if harness.running.isEmpty && openSends.isEmpty && submittedCount > 0 { steps.append(.sendingPasses) }
         let replies: [QueueSchedule.Reply] = [.success, .commitThen503, .connectionLost, .conflict, .status(400)]
         for send in openSends {
             steps += replies.map { .answer(send: send, $0) }

@@ -102,7 +102,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         movedClock = false
         let h = harness
         switch step {
-        case .submit, .submitCopy, .update, .sendingPass, .sendingPasses:
+        case .submit, .submitCopy, .update, .sendingPass:
             // Every task priority above a parked request was spent by earlier joins: a trigger
             // started now could join it unseen, and settling would wait on it for ever. Skip
             // it, like a step that cannot apply, and count it.
@@ -124,16 +124,6 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             justSubmitted = operation
             try await h.submit(operation)
         case .sendingPass:
-            try h.startPass()
-            try await h.settle()
-        case .sendingPasses:
-            // Two passes start together only from rest, as in Q7's timeline: with a pass running
-            // or a request parked, the second could join at the first one's priority unseen.
-            guard h.running.isEmpty, h.openSends.isEmpty else {
-                h.recorder.record("\(step.swiftCode) skipped: two passes start together only when no pass runs and nothing is in flight")
-                return false
-            }
-            try h.startPass()
             try h.startPass()
             try await h.settle()
         case .answer(let number, let reply):

@@ -54,10 +54,7 @@ struct QueueScheduleGenerator {
             let creates = execution.createNumbers
             return .submitCopy(of: creates[random.below(creates.count)])
         case 2: return .update
-        case 3:
-            // Two passes in the same instant, from rest (no pass running, nothing in flight).
-            let atRest = execution.harness.running.isEmpty && open.isEmpty
-            return atRest && random.chance(1, in: 4) ? .sendingPasses : .sendingPass
+        case 3: return .sendingPass
         case 4:
             // The newest open send most often: a retry storm is a chain of answers to it.
             let send = random.chance(1, in: 2) ? open[open.count - 1] : open[random.below(open.count)]

@@ -54,7 +54,6 @@ struct QueueShrinkStep: Hashable, Sendable {
         let actions: [Action] =
             switch step.action {
             case .copy, .step(.update): [.step(.submit)]
-            case .step(.sendingPasses): [.step(.sendingPass)]
             case .answer(_, _, .success): []
             case .answer(let submit, let attempt, .status(503)): [.answer(submit: submit, attempt: attempt, .success)]
             case .answer(let submit, let attempt, _):
