@@ -214,10 +214,10 @@ extension BundledImplementations {
                     .fails("Q7", because: "the 5 s lease expires while the 30 s request is in flight, "
                         + "so a later pass sends the task again"),
                 ]),
-            // WorkerLoopOutbox (`SecondTrial/WorkerLoopOutbox/`) is not registered: a worker
-            // started at launch, woken through an AsyncStream, whose flush waits for idle through
-            // a continuation, is work the kit cannot yet tie to a trigger (no Swift-concurrency
-            // edge joins them), so correct code would fail. Kept as the fixture for that work.
+            .queue(
+                WorkerLoopOutboxAdapter.self, name: "WorkerLoopOutbox", kind: .adopter,
+                summary: "Second-trial actor with one worker started at launch, woken through an AsyncStream; "
+                    + "its own retry timer on the clock wakes it; flush waits for idle."),
             .queue(
                 PriorityOutboxAdapter.self, name: "PriorityOutbox", kind: .adopter,
                 summary: "Second-trial actor sending highest body priority first, ties by createdAt; due "

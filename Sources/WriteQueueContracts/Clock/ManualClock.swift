@@ -63,6 +63,9 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Int: Sleeper] = [:]
         var cancelledBeforeWaiting: Set<Int> = []
         var frozenTriggers: Set<Int> = []
+        /// Triggers whose waits the clock never resumes: the queue's own timers (see
+        /// ``ManualClock/hold(trigger:)``).
+        var heldTriggers: Set<Int> = []
         var nextID = 0
         var closed = false
         var observers: [@Sendable () -> Void] = []
@@ -74,10 +77,15 @@ public final class ManualClock: Clock, Sendable {
             sleeper.trigger.map { frozenTriggers.contains($0) } ?? false
         }
 
-        /// The waits of live (not crashed) triggers. Read through this method, not a closure
-        /// over the locked state: a closure capturing the inout state copies all of it.
+        func held(_ sleeper: Sleeper) -> Bool {
+            sleeper.trigger.map { heldTriggers.contains($0) } ?? false
+        }
+
+        /// The waits of live (not crashed) triggers that the clock resumes (not held). Read
+        /// through this method, not a closure over the locked state: a closure capturing the
+        /// inout state copies all of it.
         var liveSleepers: [Sleeper] {
-            sleepers.values.filter { !frozen($0) }
+            sleepers.values.filter { !frozen($0) && !held($0) }
         }
 
         mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
@@ -305,6 +313,25 @@ public final class ManualClock: Clock, Sendable {
     func deadlines(of trigger: Int) -> [Instant] {
         state.withLock { state in
             state.sleepers.values.filter { $0.trigger == trigger }.map(\.deadline).sorted()
+        }
+    }
+
+    /// Stops resuming the waits of `trigger`, now and from now on: they are the queue's own
+    /// timers (work a launch left running after it returned), which the kit plays by running a
+    /// sending pass at their deadline instead (one wake-up, not two). They end with
+    /// `CancellationError` when the queue cancels them or the timeline ends.
+    func hold(trigger: Int) {
+        state.withLock { _ = $0.heldTriggers.insert(trigger) }
+    }
+
+    /// The held waits of triggers that did not crash: identity, trigger and deadline, earliest
+    /// deadline first.
+    var heldWaits: [(id: Int, trigger: Int, deadline: Instant)] {
+        state.withLock { state in
+            state.sleepers.values.compactMap { sleeper -> (id: Int, trigger: Int, deadline: Instant)? in
+                guard state.held(sleeper), !state.frozen(sleeper), let trigger = sleeper.trigger else { return nil }
+                return (sleeper.id, trigger, sleeper.deadline)
+            }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
         }
     }
 

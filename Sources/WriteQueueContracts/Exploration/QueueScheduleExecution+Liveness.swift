@@ -31,8 +31,7 @@ extension QueueScheduleExecution {
             }
             guard try await !owedResends().isEmpty, idlePasses < 3 else { break }
             if idlePasses > 0 {
-                h.clock.advance(by: horizon)
-                h.recorder.record("advance clock by \(ManualClock.format(horizon)) (a later sync)")
+                try h.advanceClock(by: horizon, recording: "advance clock by \(ManualClock.format(horizon)) (a later sync)")
             }
             idlePasses += 1
             try h.startPass()

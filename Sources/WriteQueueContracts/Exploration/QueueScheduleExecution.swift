@@ -147,8 +147,8 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
                     return false
                 }
                 let tick = (capabilities.backoffCap ?? .seconds(16)) / 16
-                h.clock.advance(by: tick)
-                h.recorder.record("advance clock by \(ManualClock.format(tick)) (nothing waits on it: a later sync's tick)")
+                try h.advanceClock(
+                    by: tick, recording: "advance clock by \(ManualClock.format(tick)) (nothing waits on it: a later sync's tick)")
                 try await h.settle()
             }
         case .crash:

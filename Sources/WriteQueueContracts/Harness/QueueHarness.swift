@@ -36,6 +36,13 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// orphan. It stays parked until the pass runs, which then counts for it.
     private var startupPassPending: Set<Int> = []
     private(set) var currentInstance = 0
+    /// The queue's own timers the timeline has played (ran a pass in their place), by wait.
+    private var playedTimers: Set<Int> = []
+    /// Instances with a worker of their own that owe a pass because the clock moved.
+    private var ticksOwed: Set<Int> = []
+    /// Passes run for the queue's own worker that the transcript does not show yet: the
+    /// instance, the pass, and whether a timer of the queue's own was due.
+    private var ticksToRecord: [(instance: Int, trigger: Int, timer: Bool)] = []
     private var passCount = 0
     private var operations: [QueueOperation] = []
     private var transcribed: Set<Int> = []
@@ -117,7 +124,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         let launched = Locked<A.Queue?>(rawValue: nil)
         let (storage, environment) = (self.storage, self.environment(for: number))
         if capabilities.sendsOnLaunch { startupPassPending.insert(number) }
-        let trigger = stage.start("launch #\(number)", generation: number) {
+        let trigger = stage.start("launch #\(number)", generation: number, isLaunch: true) {
             let queue = try await A.launch(from: storage, environment: environment)
             launched.withLock { $0 = queue }
         }
@@ -173,6 +180,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         instances = [:]
         launches = [:]
         startupPassPending = []
+        ticksOwed = []
         recorder.setWaiting(for: "the adapter to forget what lived in the crashed process's memory")
         await A.forgetProcessMemory(in: storage)
     }
@@ -259,17 +267,26 @@ final class QueueHarness<A: WriteQueueAdapter> {
         transcribing: Bool = true
     ) async throws {
         recorder.setWaiting(for: what)
-        await stage.settle()
-        // A queue that works on its own DispatchQueue can be about to send more while the stage
-        // looks settled: its adapter's barrier lets that work run out; settle again until a
-        // barrier sees nothing move.
-        for _ in 0..<64 where stage.hasLaunchLevelSends {
-            let before = stage.eventCount
-            recorder.setWaiting(for: "the adapter's waitForPendingWork to return (\(what))")
-            for queue in liveQueues { await A.waitForPendingWork(in: queue) }
-            recorder.setWaiting(for: what)
+        for _ in 0..<64 {
             await stage.settle()
-            if stage.eventCount == before { break }
+            // The queue's own worker sees the clock moved once its calls are done: a pass runs
+            // for it (see `noteClockMoved`), and is settled with the rest.
+            if try payOwedTicks() { continue }
+            // A queue that works on its own DispatchQueue can be about to send more while the
+            // stage looks settled: its adapter's barrier lets that work run out; settle again
+            // until a barrier sees nothing move.
+            for _ in 0..<64 where stage.hasLaunchLevelSends {
+                let before = stage.eventCount
+                recorder.setWaiting(for: "the adapter's waitForPendingWork to return (\(what))")
+                for queue in liveQueues { await A.waitForPendingWork(in: queue) }
+                recorder.setWaiting(for: what)
+                await stage.settle()
+                if stage.eventCount == before { break }
+            }
+            // A call that returned since (the stage counts a call blocked behind its queue's own
+            // request as settled) may have left its instance idle with a pass owed.
+            if try payOwedTicks() { continue }
+            break
         }
         if transcribing {
             let ended = stage.endedTriggers(skipping: endingsSeen)
@@ -278,6 +295,15 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 reportedEndings.insert(ended.number)
                 recorder.record("\(ended.label) \(ended.ending)")
             }
+            for tick in ticksToRecord {
+                recorder.record(
+                    (tick.timer
+                        ? "the queue's own timer on instance #\(tick.instance) is due"
+                        : "the clock moved while instance #\(tick.instance)'s own worker runs")
+                        + ": \(stage.label(of: tick.trigger)) runs for it"
+                        + (stage.ending(of: tick.trigger).map { " (\($0))" } ?? ""))
+            }
+            ticksToRecord = []
             try transcribeSends()
         }
         if let orphan = stage.orphanSends.first(where: { !startupPassPending.contains($0.instance) }) {
@@ -357,11 +383,63 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// Moves the clock to the earliest deadline a live trigger waits for. Returns `false` when
     /// nothing waits.
     @discardableResult
-    func advanceToNextWake() -> Bool {
+    func advanceToNextWake() throws -> Bool {
         guard let next = clock.nextLiveDeadline else { return false }
-        clock.advance(to: next)
-        recorder.record("advance clock to \(next) (a wait ends)")
+        try advanceClock(to: next, recording: "advance clock to \(next) (a wait ends)")
         return true
+    }
+
+    /// Moves the clock to `instant` and records `line`; a queue with a worker of its own owes a
+    /// sending pass for it (see ``noteClockMoved()``).
+    func advanceClock(to instant: ManualClock.Instant, recording line: String? = nil) throws {
+        clock.advance(to: instant)
+        if let line { recorder.record(line) }
+        noteClockMoved()
+    }
+
+    /// Notes that the clock moved: every live instance with a worker of its own owes a pass.
+    ///
+    /// Work a launch left running after it returned (a worker loop, a retry timer, a periodic
+    /// sync) is the queue's own: it acts when time passes, and no call of the kit awaits it.
+    /// The kit settles it through calls: the clock holds the queue's own timers (never resumes
+    /// them), and each time the clock moves, a sending pass runs on each such instance as soon
+    /// as no call of it runs. That pass does what the worker or timer would (a pass sends what
+    /// is due) and joins whatever the worker still has to do, so the timeline settles on
+    /// evidence (a request parks, or the pass returns), and the worker is never woken twice for
+    /// one moment.
+    func noteClockMoved() {
+        for instance in Set(instances.keys).union(launches.keys) where stage.hasOwnWorker(instance: instance) {
+            ticksOwed.insert(instance)
+        }
+    }
+
+    /// Starts the passes owed to instances with a worker of their own (see ``noteClockMoved()``)
+    /// that run no call now, without transcribing them (``settle(_:transcribing:)`` records
+    /// them once they settled). Returns whether a pass started.
+    private func payOwedTicks() throws -> Bool {
+        let now = clock.now
+        let timers = stage.queueTimers
+        var started = false
+        for instance in ticksOwed.sorted() where !stage.hasRunningTrigger(instance: instance) {
+            ticksOwed.remove(instance)
+            guard instances[instance] != nil || launches[instance] != nil else { continue }
+            let due = timers.filter { $0.instance == instance && $0.deadline <= now && !playedTimers.contains($0.id) }
+            playedTimers.formUnion(due.map(\.id))
+            let trigger = try startPass(on: instance, transcribing: false)
+            ticksToRecord.append((instance, trigger, !due.isEmpty))
+            started = true
+        }
+        return started
+    }
+
+    /// The earliest deadline of a timer of the queue's own that the timeline has not played.
+    var nextTimerDeadline: ManualClock.Instant? {
+        stage.queueTimers.first { !playedTimers.contains($0.id) }?.deadline
+    }
+
+    /// Moves the clock by `duration`, as ``advanceClock(to:recording:)`` does.
+    func advanceClock(by duration: Duration, recording line: String? = nil) throws {
+        try advanceClock(to: clock.now.advanced(by: duration), recording: line)
     }
 
     /// Moves the clock to the earliest deadline a live trigger waits for and resumes the waits
@@ -372,6 +450,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         guard let next = clock.nextLiveDeadline else { return false }
         clock.move(to: next)
         recorder.record("advance clock to \(next) (a wait ends)")
+        noteClockMoved()
         while clock.resumeEarliestDue() {
             try await settle()
         }
@@ -380,10 +459,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     /// Moves the clock past the longest backoff (the declared cap, or 16 s), as a periodic sync
     /// that runs later would find it: tasks a queue keeps due in storage are due again.
-    func advancePastLongestBackoff() {
+    func advancePastLongestBackoff() throws {
         let step = capabilities.backoffCap ?? .seconds(16)
-        clock.advance(by: step)
-        recorder.record("advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff)")
+        try advanceClock(
+            by: step, recording: "advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff)")
     }
 
     /// Answers every request as `policy` says, moving the clock when every running trigger waits
@@ -421,7 +500,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 continue
             }
             if running.isEmpty { return }
-            guard advanceToNextWake() else { return }
+            guard try advanceToNextWake() else { return }
         }
     }
 
@@ -507,10 +586,18 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 self.answer(other, answer)
                 continue
             }
-            if !running.isEmpty, advanceToNextWake() { continue }
+            if !running.isEmpty, try advanceToNextWake() { continue }
             if !startedPass, openSends.isEmpty {
                 try startPass(on: instance)
                 startedPass = true
+                continue
+            }
+            // A queue with a timer of its own (a worker's retry timer) retries when it fires:
+            // move the clock to it, as time passing would (a pass runs beside it).
+            if running.isEmpty, openSends.isEmpty, stepped < limit, let deadline = nextTimerDeadline {
+                recordStepping()
+                if deadline > clock.now { stepped += clock.now.duration(to: deadline) }
+                try advanceClock(to: deadline, recording: "advance clock to \(deadline) (the queue's own timer)")
                 continue
             }
             // A queue may keep its next due time in storage and skip tasks that are not due,
@@ -521,7 +608,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             var stillPending = true
             if quietPasses % 16 == 0 { stillPending = try await storageHoldsPending(operations) }
             if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit, stillPending {
-                clock.advance(by: step)
+                try advanceClock(by: step)
                 stepped += step
                 quietPasses += 1
                 try startPass(on: instance, transcribing: false)

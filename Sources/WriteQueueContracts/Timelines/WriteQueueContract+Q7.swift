@@ -39,7 +39,7 @@ extension WriteQueueContract {
             return
         }
         let moved = timeout - timeout / 10
-        h.clock.advance(by: moved)
+        try h.advanceClock(by: moved)
         h.recorder.record(
             "advance clock by \(ManualClock.format(moved)) while send #\(inFlight.number) is in flight "
                 + "(within the declared request timeout of \(ManualClock.format(timeout)))")
@@ -70,7 +70,7 @@ extension WriteQueueContract {
             }
             if let send = open.first {
                 h.answer(send, .serve)
-            } else if h.running.isEmpty || !h.advanceToNextWake() {
+            } else if try h.running.isEmpty || !h.advanceToNextWake() {
                 return
             }
         }

@@ -73,7 +73,7 @@ extension WriteQueueContract {
         // one sync at a time when it keeps due times in storage.
         for _ in 0..<statuses.count {
             let before = (answeredOnce.count, retried.count)
-            h.advancePastLongestBackoff()
+            try h.advancePastLongestBackoff()
             try h.startPass()
             try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
             if (answeredOnce.count, retried.count) == before { break }

@@ -20,13 +20,14 @@ public enum WorkerLoopOutboxAdapter: WriteQueueAdapter {
         terminalStatusCodes: [400, 401, 403, 404, 410, 413, 422],
         exposesDiagnostics: true,
         backoff: .capped(at: .seconds(300)),
+        sendsOnLaunch: true,
         requestTimeout: .seconds(30))
 
     public static func makeStorage() throws -> WLOMemoryStore { WLOMemoryStore() }
 
     /// The app builds the outbox at launch and starts its worker, which drains what storage
-    /// holds at once; the launch awaits that drain (`flush()` returns when the worker is idle),
-    /// so the requests the worker sends have a call the kit can see waiting on them.
+    /// holds by itself (`sendsOnLaunch`: the kit's startup pass, a `flush()`, waits for that
+    /// drain). The worker's retry timer is the queue's own: the kit runs a pass at its deadline.
     public static func launch(from storage: WLOMemoryStore, environment: QueueEnvironment) async throws -> WLOAdapterInstance {
         let log = WLOAdapterLog()
         let transport = environment.transport
@@ -41,7 +42,6 @@ public enum WorkerLoopOutboxAdapter: WriteQueueAdapter {
             now: environment.now,
             log: { log.append($0) })
         await outbox.start()
-        await outbox.flush()
         return WLOAdapterInstance(outbox: outbox, log: log)
     }
 
@@ -54,6 +54,12 @@ public enum WorkerLoopOutboxAdapter: WriteQueueAdapter {
 
     public static func runSendingPass(_ instance: WLOAdapterInstance) async throws {
         await instance.outbox.flush()
+    }
+
+    /// The worker holds the outbox actor between its sends: any call of the actor is a barrier
+    /// behind the work queued on it so far.
+    public static func waitForPendingWork(in instance: WLOAdapterInstance) async {
+        _ = try? await instance.outbox.tasks()
     }
 
     public static func persistedTasks(in storage: WLOMemoryStore) async throws -> [PersistedTask] {
