@@ -38,4 +38,15 @@ struct PagerLivenessTests {
         let violation = try #require(report.outcome.violations.first, "\(report.fullText)")
         #expect(violation.summary.hasPrefix("P4 late stale response (liveness at the schedule's end)"), "\(violation.summary)")
     }
+
+    /// `hasMore: false` shown before the first page of a query is accepted says nothing the
+    /// server said: a first bottom trigger that loads nothing is still dead (P1).
+    @Test func aDeadFirstTriggerBehindAnEarlyHasMoreFalseFailsP1() async throws {
+        let report = await PagerSchedule([]).run(against: PagerWhoseFirstTriggerIsDead.self)
+        let violation = try #require(report.outcome.violations.first, "\(report.fullText)")
+        #expect(violation.summary.hasPrefix("P1 duplicate bottom trigger (liveness at the schedule's end)"), "\(violation.summary)")
+        // After a query change its trigger works, and the check passes.
+        let afterQueryChange = await PagerSchedule([.changeQuery]).run(against: PagerWhoseFirstTriggerIsDead.self)
+        #expect(afterQueryChange.outcome == .passed, "\(afterQueryChange.fullText)")
+    }
 }

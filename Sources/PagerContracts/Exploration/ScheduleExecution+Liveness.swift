@@ -12,8 +12,8 @@ extension ScheduleExecution {
     /// reached), then:
     /// - with nothing in flight, the loading state must have ended;
     /// - unless the list ended (last page, stalled cursor, a declared stop, a protocol error
-    ///   shown, or `hasMore: false` shown), a bottom trigger, or else a retry, must start a
-    ///   request.
+    ///   shown, or `hasMore: false` shown after a page of this query was accepted), a bottom
+    ///   trigger, or else a retry, must start a request.
     ///
     /// The finding is named by the schedule's last step of this query that may have moved what
     /// the snapshot does not show: a failure of the current page, P6 (a cancellation error of
@@ -76,7 +76,10 @@ extension ScheduleExecution {
                     ? "Clear the loading state on every failure of the request in flight, cancellation errors included: only a non-current request's answer may be ignored."
                     : "Clear the loading state when the request in flight is answered, and set it only when a request starts.")
         }
-        guard end == nil, state.hasMore != false, state.hasProtocolError != true else { return nil }
+        // `hasMore: false` ends the list only once a page of this query was accepted: shown
+        // before the first page, it says nothing the server said (a dead first bottom trigger
+        // hid behind it).
+        guard end == nil, state.hasMore != false || acceptedPages == 0, state.hasProtocolError != true else { return nil }
         let before = requests.count
         guard try await apply(.bottomReached) else { return nil }
         if requests.count > before { return nil }
