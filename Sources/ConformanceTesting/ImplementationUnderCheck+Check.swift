@@ -32,7 +32,8 @@ extension ImplementationUnderCheck {
                 Issue.record(Comment(rawValue: entry.mismatch ?? ""), sourceLocation: sourceLocation)
             }
         case .fail:
-            guard case .failed = report.outcome else {
+            guard case .failed = report.outcome, entry.matchesLedger else {
+                ConformanceReporting.record(report, options: options, sourceLocation: sourceLocation)
                 Issue.record(
                     Comment(rawValue: entry.mismatch ?? "\(contract) did not fail"),
                     sourceLocation: sourceLocation)

@@ -25,6 +25,21 @@ import Testing
         #expect(entry.mismatch?.contains("lost its teeth") == true)
     }
 
+    @Test func anAdapterErrorNeverStandsForAListedBug() {
+        let descriptor = ContractCatalog.descriptor("Q8")!
+        let entry = { (kind: Violation.Kind) in
+            MatrixEntry(
+                implementation: "UncappedTimerOutbox", kind: .mutant, level: .queue,
+                report: ContractReport(
+                    contract: descriptor, subject: "X",
+                    outcome: .failed([Violation(kind: kind, summary: "Expected …, but …", hint: "…")])),
+                expected: .fail)
+        }
+        #expect(!entry(.adapterError).matchesLedger)
+        #expect(entry(.adapterError).mismatch?.contains("the listed bug was not seen") == true)
+        #expect(entry(.contract).matchesLedger)
+    }
+
     @Test func theCatalogueHasEveryID() {
         #expect(ContractCatalog.pager.map(\.id.rawValue) == (1...13).map { "P\($0)" })
         #expect(ContractCatalog.writeQueue.map(\.id.rawValue) == (1...12).map { "Q\($0)" })

@@ -44,6 +44,9 @@ package struct MatrixEntry: Hashable, Sendable {
                 + "the contract lost its teeth, or the ledger is stale."
         case (.pass, .failed):
             return "\(implementation): \(title) failed, but the ledger expects it to pass."
+        case (.fail, .failed):
+            return "\(implementation): \(title) ended in an adapter error, but the ledger expects the "
+                + "implementation to fail it: the kit could not judge the rule, so the listed bug was not seen."
         case (.blocked, .blocked(let blocker, _)):
             return "\(implementation): \(title) was blocked by \(blocker), but the ledger expects "
                 + "it blocked by \(expectedBlocker?.rawValue ?? "another rule")."

@@ -124,7 +124,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         let launched = Locked<A.Queue?>(rawValue: nil)
         let (storage, environment) = (self.storage, self.environment(for: number))
         if capabilities.sendsOnLaunch { startupPassPending.insert(number) }
-        let trigger = stage.start("launch #\(number)", generation: number, isLaunch: true) {
+        let trigger = stage.start("launch #\(number)", generation: number) {
             let queue = try await A.launch(from: storage, environment: environment)
             launched.withLock { $0 = queue }
         }
@@ -316,14 +316,14 @@ final class QueueHarness<A: WriteQueueAdapter> {
                     hint: "Fire-and-forget work (a Task the call did not await, a detached task) cannot "
                         + "be settled. Await the work inside submit or runSendingPass."))
         }
-        if let orphan = stage.orphanWaits.first {
+        if !stage.orphanWaits.isEmpty {
             throw recorder.fail(
                 Violation(
                     kind: .adapterError, tier: recorder.tier,
-                    summary: "Expected every clock wait to belong to a running submit or sending pass, "
-                        + "but one came from \(stage.label(of: orphan))"
-                        + (orphan == nil ? "" : " after it returned") + ".",
-                    hint: "Await the backoff inside runSendingPass, on the injected clock."))
+                    summary: "Expected every clock wait to begin inside a launch, submit or sending pass "
+                        + "(or in a task one of them started), but one began outside every call of the kit.",
+                    hint: "Wait on the injected clock from a task a call started (Task { }, which keeps the "
+                        + "call's task-locals), not from Task.detached or a DispatchQueue block."))
         }
     }
 
@@ -399,8 +399,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     /// Notes that the clock moved: every live instance with a worker of its own owes a pass.
     ///
-    /// Work a launch left running after it returned (a worker loop, a retry timer, a periodic
-    /// sync) is the queue's own: it acts when time passes, and no call of the kit awaits it.
+    /// Work a call left running after it returned (a worker loop started at launch, a retry
+    /// timer a drain re-armed, a periodic sync) is the queue's own: it acts when time passes,
+    /// and no call of the kit awaits it.
     /// The kit settles it through calls: the clock holds the queue's own timers (never resumes
     /// them), and each time the clock moves, a sending pass runs on each such instance as soon
     /// as no call of it runs. That pass does what the worker or timer would (a pass sends what

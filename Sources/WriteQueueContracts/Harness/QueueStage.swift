@@ -26,9 +26,6 @@ final class QueueStage: Sendable {
         let number: Int
         let label: String
         let generation: Int
-        /// Whether the trigger is a launch: work it leaves running after it returns (a worker
-        /// loop, a retry timer) is the queue's own machinery.
-        let isLaunch: Bool
         var ending: String?
         var dead = false
         var priority: UInt8 = 0
@@ -88,7 +85,8 @@ final class QueueStage: Sendable {
         /// wait: only then can a trigger started at the spent top priority join unseen.
         var joinsSeen = false
         var events = 0
-        /// Launches whose work sent a request after the launch returned: a worker of their own.
+        /// Launches where work a call left running sent a request after the call returned: a
+        /// worker of their own.
         var workers: Set<Int> = []
     }
 
@@ -124,8 +122,7 @@ final class QueueStage: Sendable {
 
     /// Starts `body` as a trigger tagged with its number and returns the number.
     func start(
-        _ label: String, generation: Int, isLaunch: Bool = false,
-        _ body: @escaping @Sendable () async throws -> Void
+        _ label: String, generation: Int, _ body: @escaping @Sendable () async throws -> Void
     ) -> Int {
         let (number, priority) = state.withLock { state in
             state.triggerCount += 1
@@ -135,8 +132,7 @@ final class QueueStage: Sendable {
             let floor = max(state.joinablePriority, clock.highestWaitPriority ?? 0)
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
             state.triggers[state.triggerCount] = Trigger(
-                number: state.triggerCount, label: label, generation: generation, isLaunch: isLaunch,
-                priority: priority)
+                number: state.triggerCount, label: label, generation: generation, priority: priority)
             state.live.insert(state.triggerCount)
             return (state.triggerCount, priority)
         }
@@ -162,15 +158,14 @@ final class QueueStage: Sendable {
     }
 
     private func triggerReturned(_ number: Int, ending: String) {
-        let isLaunch = state.withLock { state in
+        state.withLock { state in
             state.triggers[number]?.ending = ending
             state.live.remove(number)
             state.endings.append(number)
-            return state.triggers[number]?.isLaunch ?? false
         }
-        // What a launch left running waits on the clock as the queue's own timer: played by the
+        // What a call left running waits on the clock as the queue's own timer: played by the
         // timeline, never resumed (see `QueueHarness.noteClockMoved()`).
-        if isLaunch { clock.hold(trigger: number) }
+        clock.hold(trigger: number)
         signal()
     }
 
@@ -197,8 +192,9 @@ final class QueueStage: Sendable {
         }
     }
 
-    /// Whether launch `instance` left work of its own running after it returned: it sent a
-    /// request, or waits on the clock (a worker loop, a retry timer, a periodic sync).
+    /// Whether a call of launch `instance` left work of the queue's own running after it
+    /// returned: that work sent a request, or waits on the clock (a worker loop, a retry timer,
+    /// a periodic sync).
     func hasOwnWorker(instance: Int) -> Bool {
         if state.withLock({ $0.workers.contains(instance) }) { return true }
         return queueTimers.contains { $0.instance == instance }
@@ -372,7 +368,7 @@ final class QueueStage: Sendable {
                 request: WriteRequest(idempotencyKey: key, body: body), rawBody: request.body,
                 isCallback: isCallback)
             state.parked[state.sendCount] = Parked(send: send, task: task, resume: resume, priority: priority)
-            if let owner = trigger.flatMap({ state.triggers[$0] }), owner.isLaunch, owner.ending != nil {
+            if let owner = trigger.flatMap({ state.triggers[$0] }), owner.ending != nil, !owner.dead {
                 state.workers.insert(owner.generation)
             }
             state.parkedVersion += 1
@@ -411,22 +407,17 @@ final class QueueStage: Sendable {
         }
     }
 
-    /// Clock waits no live trigger is blocked on, by the trigger that started them: a wait
-    /// outside every trigger, or one a submit or pass left running after it returned. A wait a
-    /// returned launch left running is the queue's own timer (see ``queueTimers``), not an orphan.
+    /// Clock waits outside every trigger (a detached task, a `DispatchQueue`): no call of the
+    /// kit began them, so none can stand for them. A wait a call left running after it returned
+    /// is the queue's own timer (see ``queueTimers``), not an orphan.
     var orphanWaits: [Int?] {
-        let waiting = clock.waitingTriggers
-        return state.withLock { state in
-            waiting.filter { trigger in
-                guard let owner = trigger.flatMap({ state.triggers[$0] }) else { return true }
-                return owner.ending != nil && !owner.dead && !owner.isLaunch
-            }
-        }
+        clock.waitingTriggers.filter { $0 == nil }
     }
 
-    /// The queue's own timers: waits on the clock begun by work a live launch left running after
-    /// it returned (a worker's retry timer), with the wait's identity and the launch's
-    /// instance, earliest deadline first. The clock holds them (never resumes them).
+    /// The queue's own timers: waits on the clock begun by work a call of a live launch left
+    /// running after it returned (a retry timer a drain re-arms, a worker's timer, a periodic
+    /// sync), with the wait's identity and the launch's instance, earliest deadline first. The
+    /// clock holds them (never resumes them).
     var queueTimers: [(id: Int, instance: Int, deadline: ManualClock.Instant)] {
         let held = clock.heldWaits
         return state.withLock { state in
