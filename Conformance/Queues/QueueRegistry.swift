@@ -32,7 +32,7 @@ extension BundledImplementations {
                 kind: .adopter,
                 summary: "The same outbox started the way many apps start one: the launch resends "
                     + "what storage holds and awaits it."),
-        ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues
+        ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues + fifthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -241,6 +241,30 @@ extension BundledImplementations {
                 AuthRetryAdapter.self, name: "AuthRetryQueue", kind: .adopter,
                 summary: "Third-trial class whose API retries 401 (token refresh) with the same key; "
                     + "declared retryable, the default terminal set untouched."),
+        ]
+    }
+
+    /// Three queues of the fifth trial (`Queues/FifthTrial/`), written from a prose brief by an
+    /// author who had not read the kit and adapted from the docs alone: timers and workers of
+    /// the queue's own, which the kit reported as adapter errors, differently on every run.
+    static var fifthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                TickerOutboxAdapter.self, name: "TickerOutbox", kind: .adopter,
+                summary: "Fifth-trial actor whose start() runs a sync every 15 s tick until cancelled; "
+                    + "due times in storage (1 s doubling, cap 32 s); syncNow() waits for a running sync."),
+            .queue(
+                RetryTimerOutboxAdapter.self, name: "RetryTimerOutbox", kind: .adopter,
+                summary: "Fifth-trial class whose drain re-arms one retry timer (a Task that sleeps, then "
+                    + "drains) when it ends; flush joins a running drain; start() drains in the background."),
+            .queue(
+                UncappedTimerOutboxAdapter.self, name: "UncappedTimerOutbox", kind: .mutant,
+                summary: "Fifth-trial queue of RetryTimerOutbox's design written separately, whose backoff "
+                    + "cap is never applied.",
+                ledger: [
+                    .fails("Q8", because: "the declared 60 s cap is never applied: the delay doubles "
+                        + "without a ceiling (1, 2, 4, …, 64 s)"),
+                ]),
         ]
     }
 }

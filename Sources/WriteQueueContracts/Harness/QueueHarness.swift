@@ -41,8 +41,11 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// Instances with a worker of their own that owe a pass because the clock moved.
     private var ticksOwed: Set<Int> = []
     /// Passes run for the queue's own worker that the transcript does not show yet: the
-    /// instance, the pass, and whether a timer of the queue's own was due.
-    private var ticksToRecord: [(instance: Int, trigger: Int, timer: Bool)] = []
+    /// instance, the pass, and why it ran.
+    private var ticksToRecord: [(instance: Int, trigger: Int, reason: String)] = []
+    /// Requests the queue's own work sent after every call of its instance returned, by
+    /// instance: each owes that instance a pass (the first one names it).
+    private var ownSends: [Int: Int] = [:]
     private var passCount = 0
     private var operations: [QueueOperation] = []
     private var transcribed: Set<Int> = []
@@ -181,6 +184,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         launches = [:]
         startupPassPending = []
         ticksOwed = []
+        ownSends = [:]
         recorder.setWaiting(for: "the adapter to forget what lived in the crashed process's memory")
         await A.forgetProcessMemory(in: storage)
     }
@@ -286,6 +290,18 @@ final class QueueHarness<A: WriteQueueAdapter> {
             // A call that returned since (the stage counts a call blocked behind its queue's own
             // request as settled) may have left its instance idle with a pass owed.
             if try payOwedTicks() { continue }
+            // Work a call left running sent a request after every call of its instance returned
+            // (a drain started in a `Task` at launch or by a submit, one its timer started at
+            // once): the queue's own. A pass runs for it, which joins that work or does the same.
+            let sentBySelf = stage.orphanSends.filter { send in
+                !startupPassPending.contains(send.instance)
+                    && (instances[send.instance] != nil || launches[send.instance] != nil)
+            }
+            for send in sentBySelf where ownSends[send.instance] == nil {
+                ownSends[send.instance] = send.number
+                ticksOwed.insert(send.instance)
+            }
+            if !sentBySelf.isEmpty, try payOwedTicks() { continue }
             break
         }
         if transcribing {
@@ -297,10 +313,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             }
             for tick in ticksToRecord {
                 recorder.record(
-                    (tick.timer
-                        ? "the queue's own timer on instance #\(tick.instance) is due"
-                        : "the clock moved while instance #\(tick.instance)'s own worker runs")
-                        + ": \(stage.label(of: tick.trigger)) runs for it"
+                    "\(tick.reason): \(stage.label(of: tick.trigger)) runs for it"
                         + (stage.ending(of: tick.trigger).map { " (\($0))" } ?? ""))
             }
             ticksToRecord = []
@@ -423,11 +436,16 @@ final class QueueHarness<A: WriteQueueAdapter> {
         var started = false
         for instance in ticksOwed.sorted() where !stage.hasRunningTrigger(instance: instance) {
             ticksOwed.remove(instance)
+            let ownSend = ownSends.removeValue(forKey: instance)
             guard instances[instance] != nil || launches[instance] != nil else { continue }
             let due = timers.filter { $0.instance == instance && $0.deadline <= now && !playedTimers.contains($0.id) }
             playedTimers.formUnion(due.map(\.id))
             let trigger = try startPass(on: instance, transcribing: false)
-            ticksToRecord.append((instance, trigger, !due.isEmpty))
+            let reason =
+                if !due.isEmpty { "the queue's own timer on instance #\(instance) is due" }
+                else if let ownSend { "instance #\(instance) sent #\(ownSend) by itself after its calls returned" }
+                else { "the clock moved while instance #\(instance)'s own worker runs" }
+            ticksToRecord.append((instance, trigger, reason))
             started = true
         }
         return started
@@ -467,7 +485,12 @@ final class QueueHarness<A: WriteQueueAdapter> {
     }
 
     /// Answers every request as `policy` says, moving the clock when every running trigger waits
-    /// on it, until every trigger has returned.
+    /// on it, until every trigger has returned; then, while storage still holds a pending task
+    /// of an operation that was never sent, runs a later sync's pass and goes on.
+    ///
+    /// A pass may join one already running, which read its tasks before a later submit (a
+    /// `flush()` that awaits the running drain): the queue sends the later task at its next
+    /// sync, and the timeline runs that sync rather than judge a send the queue never owed yet.
     ///
     /// - Parameters:
     ///   - maxSends: How many requests a correct queue needs at most.
@@ -480,6 +503,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         _ policy: (ParkedSend) throws -> SendAnswer
     ) async throws {
         var count = 0
+        var laterSyncs = 0
         while true {
             try await settle("every trigger to return, park a request, or wait on the clock")
             if let send = openSends.first {
@@ -500,9 +524,29 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 answer(send, try policy(send))
                 continue
             }
-            if running.isEmpty { return }
-            guard try advanceToNextWake() else { return }
+            if !running.isEmpty, try advanceToNextWake() { continue }
+            guard running.isEmpty else { return }
+            guard laterSyncs < operations.count, let unsent = try await neverSentPendingOperation() else { return }
+            laterSyncs += 1
+            recorder.record("\(unsent.id) is stored and was never sent: a later sync's pass")
+            try startPass()
         }
+    }
+
+    /// The first submitted operation storage holds as pending or in flight that no request ever
+    /// carried: none with its stored key (two submits with one body are told apart by it), or,
+    /// for a task stored without a key, none with its body.
+    private func neverSentPendingOperation() async throws -> QueueOperation? {
+        let sentKeys = Set(sends.compactMap(\.request.idempotencyKey))
+        let sentBodies = Set(sends.map(\.request.body))
+        for operation in operations {
+            guard let task = try await persistedTask(for: operation),
+                task.status == .pending || task.status == .inFlight
+            else { continue }
+            let sent = task.key.map(sentKeys.contains) ?? sentBodies.contains(operation.body)
+            if !sent { return operation }
+        }
+        return nil
     }
 
     /// Waits for the queue to send `operation`: settles, answers requests for other operations
