@@ -67,11 +67,13 @@ import Foundation
 /// when it adopts ``QueueOperation/id``, else by its body as a JSON value.
 ///
 /// Settling: the kit knows a call is done when it has returned, or when its work is parked at
-/// the transport or waiting on the clock. Do that work *inside* the call (directly, or in a task
-/// the call awaits): a request sent by fire-and-forget work the call did not await, or by a
-/// detached task, is reported as an adapter error. Every wait must be on
-/// ``QueueEnvironment/clock`` and must end when the task is cancelled: the kit cancels
-/// everything still running when a timeline ends.
+/// the transport or waiting on the clock. Work a call leaves running (a drain started in a
+/// `Task`, a retry timer, a worker loop) is the queue's own: the clock holds its waits and plays
+/// each as a sending pass at its deadline, and a request it sends after every call of its
+/// instance returned gets a pass too, so `runSendingPass` must join that work or do the same
+/// (a `flush()` that awaits a running drain). A wait begun outside every call (a detached task)
+/// is an adapter error. Every wait must be on ``QueueEnvironment/clock`` and must end when the
+/// task is cancelled: the kit cancels everything still running when a timeline ends.
 public protocol WriteQueueAdapter: Sendable {
     /// A value that survives a crash: a directory URL, an in-memory store object.
     associatedtype Storage: Sendable

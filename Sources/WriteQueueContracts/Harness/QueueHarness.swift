@@ -251,14 +251,21 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     /// Starts a sending pass as a trigger (it is settled later, with its siblings).
     @discardableResult
-    func startPass(on instance: Int? = nil, label: String? = nil, transcribing: Bool = true) throws -> Int {
+    /// - Parameter joinsOwnWork: The pass runs for the queue's own work (a timer, a request it
+    ///   sent alone): with the task priorities spent, it is taken as joined to its launch's
+    ///   newest parked request, as a pass seen joining before would be.
+    func startPass(
+        on instance: Int? = nil, label: String? = nil, transcribing: Bool = true, joinsOwnWork: Bool = false
+    ) throws -> Int {
         passCount += 1
         let label = label ?? "sending pass #\(passCount)"
         let (number, queue) = try queue(instance)
         if transcribing {
             recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
         }
-        let trigger = stage.start(label, generation: number) { try await A.runSendingPass(queue) }
+        let trigger = stage.start(label, generation: number, joinsOwnWork: joinsOwnWork) {
+            try await A.runSendingPass(queue)
+        }
         if !transcribing { reportedEndings.insert(trigger) }
         return trigger
     }
@@ -271,11 +278,16 @@ final class QueueHarness<A: WriteQueueAdapter> {
         transcribing: Bool = true
     ) async throws {
         recorder.setWaiting(for: what)
-        for _ in 0..<64 {
+        var again = true
+        for _ in 0..<64 where again {
+            again = false
             await stage.settle()
             // The queue's own worker sees the clock moved once its calls are done: a pass runs
             // for it (see `noteClockMoved`), and is settled with the rest.
-            if try payOwedTicks() { continue }
+            if try payOwedTicks() {
+                again = true
+                continue
+            }
             // A queue that works on its own DispatchQueue can be about to send more while the
             // stage looks settled: its adapter's barrier lets that work run out; settle again
             // until a barrier sees nothing move.
@@ -289,20 +301,20 @@ final class QueueHarness<A: WriteQueueAdapter> {
             }
             // A call that returned since (the stage counts a call blocked behind its queue's own
             // request as settled) may have left its instance idle with a pass owed.
-            if try payOwedTicks() { continue }
+            if try payOwedTicks() {
+                again = true
+                continue
+            }
             // Work a call left running sent a request after every call of its instance returned
             // (a drain started in a `Task` at launch or by a submit, one its timer started at
             // once): the queue's own. A pass runs for it, which joins that work or does the same.
-            let sentBySelf = stage.orphanSends.filter { send in
-                !startupPassPending.contains(send.instance)
-                    && (instances[send.instance] != nil || launches[send.instance] != nil)
-            }
-            for send in sentBySelf where ownSends[send.instance] == nil {
+            // Such a request may park at any moment, also after this look: the next settle
+            // handles it the same way.
+            for send in stage.orphanSends where isLive(send) && ownSends[send.instance] == nil {
                 ownSends[send.instance] = send.number
                 ticksOwed.insert(send.instance)
             }
-            if !sentBySelf.isEmpty, try payOwedTicks() { continue }
-            break
+            again = try payOwedTicks()
         }
         if transcribing {
             let ended = stage.endedTriggers(skipping: endingsSeen)
@@ -319,7 +331,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             ticksToRecord = []
             try transcribeSends()
         }
-        if let orphan = stage.orphanSends.first(where: { !startupPassPending.contains($0.instance) }) {
+        if let orphan = stage.orphanSends.first(where: { !startupPassPending.contains($0.instance) && !isLive($0) }) {
             throw recorder.fail(
                 Violation(
                     kind: .adapterError, tier: recorder.tier,
@@ -338,6 +350,13 @@ final class QueueHarness<A: WriteQueueAdapter> {
                     hint: "Wait on the injected clock from a task a call started (Task { }, which keeps the "
                         + "call's task-locals), not from Task.detached or a DispatchQueue block."))
         }
+    }
+
+    /// Whether `send` came from a launch that is still running (not crashed, not waiting for
+    /// its startup pass).
+    private func isLive(_ send: ParkedSend) -> Bool {
+        !startupPassPending.contains(send.instance)
+            && (instances[send.instance] != nil || launches[send.instance] != nil)
     }
 
     private func transcribeSends() throws {
@@ -440,7 +459,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             guard instances[instance] != nil || launches[instance] != nil else { continue }
             let due = timers.filter { $0.instance == instance && $0.deadline <= now && !playedTimers.contains($0.id) }
             playedTimers.formUnion(due.map(\.id))
-            let trigger = try startPass(on: instance, transcribing: false)
+            let trigger = try startPass(on: instance, transcribing: false, joinsOwnWork: true)
             let reason =
                 if !due.isEmpty { "the queue's own timer on instance #\(instance) is due" }
                 else if let ownSend { "instance #\(instance) sent #\(ownSend) by itself after its calls returned" }

@@ -33,7 +33,8 @@ final class QueueStage: Sendable {
         /// nothing is not repeated until a request parks or is answered, a wait on the clock
         /// begins, or a trigger ends (the trigger may then wait on something else).
         var probedAt: ProbeEpoch?
-        /// Whether the trigger was ever seen joining a parked request.
+        /// Whether the trigger was ever seen joining a parked request, or runs for the queue's
+        /// own work (a pass the timeline started for a timer or a request sent alone).
         var everJoined = false
     }
 
@@ -122,7 +123,8 @@ final class QueueStage: Sendable {
 
     /// Starts `body` as a trigger tagged with its number and returns the number.
     func start(
-        _ label: String, generation: Int, _ body: @escaping @Sendable () async throws -> Void
+        _ label: String, generation: Int, joinsOwnWork: Bool = false,
+        _ body: @escaping @Sendable () async throws -> Void
     ) -> Int {
         let (number, priority) = state.withLock { state in
             state.triggerCount += 1
@@ -132,7 +134,8 @@ final class QueueStage: Sendable {
             let floor = max(state.joinablePriority, clock.highestWaitPriority ?? 0)
             let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
             state.triggers[state.triggerCount] = Trigger(
-                number: state.triggerCount, label: label, generation: generation, priority: priority)
+                number: state.triggerCount, label: label, generation: generation, priority: priority,
+                everJoined: joinsOwnWork)
             state.live.insert(state.triggerCount)
             return (state.triggerCount, priority)
         }
