@@ -253,7 +253,8 @@ final class QueueHarness<A: WriteQueueAdapter> {
     @discardableResult
     /// - Parameter joinsOwnWork: The pass runs for the queue's own work (a timer, a request it
     ///   sent alone): with the task priorities spent, it is taken as joined to its launch's
-    ///   newest parked request, as a pass seen joining before would be.
+    ///   newest parked request, as a pass seen joining before would be. Any pass on an instance
+    ///   whose calls left work of its own running is taken so.
     func startPass(
         on instance: Int? = nil, label: String? = nil, transcribing: Bool = true, joinsOwnWork: Bool = false
     ) throws -> Int {
@@ -263,7 +264,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
         if transcribing {
             recorder.record("start \(label)" + (instanceCount > 1 && instances.count > 1 ? " on instance #\(number)" : ""))
         }
-        let trigger = stage.start(label, generation: number, joinsOwnWork: joinsOwnWork) {
+        // On a queue with work of its own, a pass joins what that work is doing (a running
+        // sync, a drain): it is taken as joined when the priorities to observe that run out.
+        let joins = joinsOwnWork || stage.hasOwnWorker(instance: number)
+        let trigger = stage.start(label, generation: number, joinsOwnWork: joins) {
             try await A.runSendingPass(queue)
         }
         if !transcribing { reportedEndings.insert(trigger) }
