@@ -317,7 +317,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Stops resuming the waits of `trigger`, now and from now on: they are the queue's own
-    /// timers (work a launch left running after it returned), which the kit plays by running a
+    /// timers (work a call left running after it returned), which the kit plays by running a
     /// sending pass at their deadline instead (one wake-up, not two). They end with
     /// `CancellationError` when the queue cancels them or the timeline ends.
     func hold(trigger: Int) {
