@@ -664,8 +664,14 @@ final class QueueHarness<A: WriteQueueAdapter> {
             // move the clock to it, as time passing would (a pass runs beside it).
             if running.isEmpty, openSends.isEmpty, stepped < limit, let deadline = nextTimerDeadline {
                 recordStepping()
-                if deadline > clock.now { stepped += clock.now.duration(to: deadline) }
-                try advanceClock(to: deadline, recording: "advance clock to \(deadline) (the queue's own timer)")
+                if deadline > clock.now {
+                    stepped += clock.now.duration(to: deadline)
+                    try advanceClock(to: deadline, recording: "advance clock to \(deadline) (the queue's own timer)")
+                } else {
+                    // Already due (re-armed for a time that has passed): played as one the
+                    // clock reached, without recording a move that did not happen.
+                    noteClockMoved()
+                }
                 continue
             }
             // A queue may keep its next due time in storage and skip tasks that are not due,
