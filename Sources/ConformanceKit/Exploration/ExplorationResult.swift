@@ -25,8 +25,10 @@ public struct ExplorationResult: Hashable, Sendable {
     /// Async level: `alreadyAvailable` replays that ended early because a step came where a
     /// planned answer was due (a trigger skipped under one delivery mode and not the other).
     public let inapplicableSchedules: Int
-    /// Failures the search met whose replay, after shrinking, passed: not reproducible (a hang
-    /// on a loaded machine, say), so not findings; counted so they are never silent.
+    /// Failures the search met that did not fail again, either when the same schedule ran once
+    /// more at once or when it was replayed after shrinking: not reproducible (a hang on a
+    /// loaded machine, say), so not findings and never a reason to stop; counted so they are
+    /// never silent.
     public let unreproducedFailures: Int
 
     /// Creates a result.

@@ -21,7 +21,7 @@ package enum ScheduleExplorer {
         }
         let toFailure = search.hits.isEmpty ? nil : seconds(start.duration(to: clock.now))
         var findings: [ExplorationFinding] = []
-        var unreproduced = 0
+        var unreproduced = search.unconfirmed
         for hit in search.hits {
             let provenance =
                 switch options.strategy {
@@ -55,6 +55,9 @@ package enum ScheduleExplorer {
         var hits: [ScheduleHit<Step, Context>]
         var unobservable = 0
         var inapplicable = 0
+        /// Failures the same schedule, run again at once, did not show (a hang under a loaded
+        /// machine): counted, never searched from.
+        var unconfirmed = 0
     }
 
     /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
@@ -86,7 +89,16 @@ package enum ScheduleExplorer {
                 let outcome = await family.trial(index, seed: seed, options: options)
                 stepCount += outcome.steps
                 tally.add(outcome.unobservableTriggers, notApplicable: outcome.notApplicable, block: block)
-                if let hit = outcome.hit, counts(hit, options), failures.insert(hit.failure).inserted {
+                if let hit = outcome.hit, counts(hit, options), !failures.contains(hit.failure) {
+                    // A failure counts only if the same schedule, run again, fails the same
+                    // way: one that a loaded machine caused (a step that ended on the
+                    // watchdog) must neither stand for its rule nor stop the search.
+                    guard await family.trial(index, seed: seed, options: options).hit?.failure == hit.failure else {
+                        tally.addUnconfirmed(block: block)
+                        await turns.take()
+                        continue
+                    }
+                    failures.insert(hit.failure)
                     hits.append(hit)
                     if options.stopsAtFirstFinding { break }
                 }
@@ -104,27 +116,37 @@ package enum ScheduleExplorer {
         let skipped = tally.total(upTo: last)
         return Search(
             explored: search.explored, steps: search.steps, hits: search.hits,
-            unobservable: skipped.unobservable, inapplicable: skipped.inapplicable)
+            unobservable: skipped.unobservable, inapplicable: skipped.inapplicable,
+            unconfirmed: skipped.unconfirmed)
     }
 
     /// What the random search skipped, per block, so the totals never depend on which worker
     /// ran which block.
     private final class Tally: Sendable {
-        private let blocks = Locked<[Int: (unobservable: Int, inapplicable: Int)]>(rawValue: [:])
+        typealias Counts = (unobservable: Int, inapplicable: Int, unconfirmed: Int)
+        private let blocks = Locked<[Int: Counts]>(rawValue: [:])
 
         func add(_ unobservable: Int, notApplicable: Bool, block: Int) {
             blocks.withLock { blocks in
-                var counts = blocks[block] ?? (0, 0)
+                var counts = blocks[block] ?? (0, 0, 0)
                 counts.unobservable += unobservable
                 counts.inapplicable += notApplicable ? 1 : 0
                 blocks[block] = counts
             }
         }
 
+        func addUnconfirmed(block: Int) {
+            blocks.withLock { blocks in
+                var counts = blocks[block] ?? (0, 0, 0)
+                counts.unconfirmed += 1
+                blocks[block] = counts
+            }
+        }
+
         /// The totals over blocks `0 ... last` (every block when `nil`).
-        func total(upTo last: Int?) -> (unobservable: Int, inapplicable: Int) {
-            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce((0, 0)) {
-                ($0.0 + $1.unobservable, $0.1 + $1.inapplicable)
+        func total(upTo last: Int?) -> Counts {
+            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce((0, 0, 0)) {
+                ($0.0 + $1.unobservable, $0.1 + $1.inapplicable, $0.2 + $1.unconfirmed)
             }
         }
     }

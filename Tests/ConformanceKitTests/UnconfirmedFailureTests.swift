@@ -1,0 +1,78 @@
+import ConformanceKit
+import Testing
+
+/// A failure that the same schedule does not show when it runs again (a step that ended on the
+/// watchdog because the machine was loaded) must neither stand for a rule nor stop the search.
+@Suite struct UnconfirmedFailureTests {
+    /// A family of ten-step schedules that fail at one index: always (`failsEveryTime`), or only
+    /// on the first run of that index (a load-caused hang).
+    final class FailingAtOneIndex: ScheduleFamily, Sendable {
+        let failingIndex: Int
+        let failure: ScheduleFailure
+        let failsEveryTime: Bool
+        private let runs = Locked<[Int: Int]>(rawValue: [:])
+
+        init(failingIndex: Int, failure: ScheduleFailure, failsEveryTime: Bool) {
+            self.failingIndex = failingIndex
+            self.failure = failure
+            self.failsEveryTime = failsEveryTime
+        }
+
+        var subjectName: String { "FailingAtOneIndex" }
+        var blockSize: Int { 8 }
+        var exhaustiveContexts: [Int] { [0] }
+
+        /// How many times schedule `index` ran.
+        func runCount(of index: Int) -> Int { runs.rawValue[index] ?? 0 }
+
+        func trial(_ index: Int, seed: UInt64, options: ExplorationOptions) async -> ScheduleTrialOutcome<Int, Int> {
+            let run = runs.withLock { runs in
+                runs[index, default: 0] += 1
+                return runs[index]!
+            }
+            guard index == failingIndex, failsEveryTime || run == 1 else { return .init(steps: 10) }
+            return .init(steps: 10, hit: ScheduleHit(index: index, steps: Array(0..<10), failure: failure, context: 0))
+        }
+
+        func visit(_ prefix: [Int], context: Int, depth: Int, options: ExplorationOptions) async
+            -> DeepeningSearch<Int, ScheduleFailure>.Visit
+        {
+            .init()
+        }
+
+        func finding(for hit: ScheduleHit<Int, Int>, provenance: String, options: ExplorationOptions) async
+            -> ExplorationFinding
+        {
+            let kind = ExplorationFinding.Kind(hit.failure)
+            let outcome: ContractOutcome =
+                failsEveryTime ? .failed([Violation(kind: .watchdog, summary: "never settled")]) : .passed
+            return ExplorationFinding(
+                kind: kind, invariant: kind.descriptor, tier: hit.failure.tier,
+                report: ContractReport(contract: kind.descriptor, subject: subjectName, outcome: outcome),
+                originalSteps: hit.steps.count, shrunkSteps: hit.steps.count, scheduleLiteral: "[]",
+                regressionTest: "")
+        }
+    }
+
+    static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 40, stopsAtFirstFinding: true)
+
+    @Test func aHangTheScheduleDoesNotShowAgainNeitherStopsTheSearchNorBecomesAFinding() async {
+        let family = FailingAtOneIndex(failingIndex: 5, failure: .hang, failsEveryTime: false)
+        let result = await ScheduleExplorer.explore(family, options: Self.options)
+        #expect(result.findings.isEmpty)
+        #expect(result.schedules == 40)
+        #expect(result.unreproducedFailures == 1)
+        #expect(family.runCount(of: 5) == 2)
+        #expect(result.headline.contains("1 failure whose replay passed"), "\(result.headline)")
+    }
+
+    @Test func aFailureThatComesBackIsAFindingAndStopsTheSearch() async {
+        let family = FailingAtOneIndex(failingIndex: 5, failure: .hang, failsEveryTime: true)
+        let result = await ScheduleExplorer.explore(family, options: Self.options)
+        #expect(result.findings.map(\.kind) == [.hang])
+        #expect(result.unreproducedFailures == 0)
+        #expect(family.runCount(of: 5) == 2)
+        // Stopped in the first block of eight.
+        #expect(result.schedules < 40)
+    }
+}
