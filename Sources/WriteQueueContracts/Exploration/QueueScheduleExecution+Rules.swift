@@ -73,8 +73,8 @@ extension QueueScheduleExecution {
         if holding.count < owed {
             // The submit after a relaunch is stored but an earlier twin restored from storage is
             // gone: the submit displaced it, Q11's finding (recommended), not a swallowed action.
-            if twins.count > 1, crashes > 0, holding.contains(where: { $0.operationID == operation.id }) {
-                let lost = twins.filter { twin in twin != operation && !holding.contains { $0.operationID == twin.id } }
+            let lost = twins.filter { twin in twin != operation && !holding.contains { $0.operationID == twin.id } }
+            if holding.contains(where: { $0.operationID == operation.id }), submitAfterRelaunchDisplaced(lost) {
                 throw fail(
                     "Q11", "Expected \(lost.map(\.id).joined(separator: ", ")), stored before the crash, to stay in storage once \(operation.id) was submitted after the relaunch, but it is gone.",
                     expected: "\(owed) tasks", actual: "stored: \(describe(live))",
@@ -306,7 +306,7 @@ extension QueueScheduleExecution {
     /// task, holding an older body (a merged update reverted, recommended); Q2 when its last
     /// answer was an unknown outcome; Q5 (only a success completes or removes a task) otherwise.
     private func custodyRule(for twins: [QueueOperation], live: [PersistedTask]) -> ContractID {
-        if crashes > 0, justSubmitted != nil, !twins.contains(where: { $0 == justSubmitted }) { return "Q11" }
+        if submitAfterRelaunchDisplaced(twins) { return "Q11" }
         let entities = Set(twins.compactMap(\.entity))
         if capabilities.coalescesUpdates, !entities.isEmpty,
             live.contains(where: { task in Self.entity(of: task.body).map(entities.contains) == true })
@@ -316,6 +316,14 @@ extension QueueScheduleExecution {
         let bodies = Set(twins.map(\.body))
         if unknownOutcome.keys.contains(where: { bodies.contains($0.body) }) { return "Q2" }
         return "Q5"
+    }
+
+    /// Whether losing `lost` is Q11's finding, the one place the explorer decides it: a submit
+    /// after a relaunch (the step just taken) displaced tasks restored from storage, none of
+    /// them that submit itself.
+    private func submitAfterRelaunchDisplaced(_ lost: [QueueOperation]) -> Bool {
+        guard crashes > 0, let submitted = justSubmitted, !lost.isEmpty else { return false }
+        return !lost.contains(submitted)
     }
 
     /// Whether `task` holds `operation`: by operation ID, by body, or (for a queue that merges
