@@ -123,7 +123,8 @@ final class ScheduleExecution {
     /// Whether the current query's first accepted page stalled its cursor (P10): a pager may
     /// refuse it and keep showing what it showed before, as before any first page.
     private(set) var stalledFirstPage = false
-    /// Whether the appear event was sent (adapters that declare `.appear`).
+    /// Whether the list is on screen: the appear event was sent (adapters that declare
+    /// `.appear`), or any trigger fired, which only a list on screen can get.
     private var appeared = false
     /// The last step of this query that may have changed what a snapshot does not show, and
     /// so the rule a pager stuck at the end of the schedule breaks: a failure of the current
@@ -275,30 +276,31 @@ final class ScheduleExecution {
         switch step {
         case .bottomReached where capabilities.triggers.contains(.appear) && !appeared:
             // The first load of a list that loads on appear comes from the appear event.
-            appeared = true
-            text = "the list appeared" + (try await fire(.appear))
+            text = try await appearFirst()
         case .bottomReached:
             text = "bottom reached" + (try await fire(.bottomReached))
         case .retry:
-            text = "retry" + (try await fire(.retry))
+            text = try await appearFirst(then: "; ") + "retry" + (try await fire(.retry))
         case .fillScreen:
             guard capabilities.triggers.contains(.fillScreen) else { return skip(step, "no fill-the-screen trigger declared") }
-            text = "fill the screen" + (try await fire(.fillScreen))
+            text = try await appearFirst(then: "; ") + "fill the screen" + (try await fire(.fillScreen))
         case .changeQuery:
             guard capabilities.changesQuery else { return skip(step, "no query change declared") }
             // A, B, A, B, …: going back to an earlier query's name shows a pager that recognises
             // its requests by the query text rather than by a generation (A's first request
             // answered after A, B, A is stale, whatever its query says).
+            let appearance = try await appearFirst(then: "; ")
             let next = generationQueries % 2 == 0 ? "B" : "A"
             let mark = generationMark
             startGeneration(query: next)
-            text = "query changed to \(next)" + (try await fire(.changeQuery(next)))
+            text = appearance + "query changed to \(next)" + (try await fire(.changeQuery(next)))
             if lastTriggerRejected { text += undo(mark) }
         case .refresh:
             guard capabilities.triggers.contains(.refresh) else { return skip(step, "no refresh trigger declared") }
+            let appearance = try await appearFirst(then: "; ")
             let mark = generationMark
             startGeneration(query: query)
-            text = "refresh" + (try await fire(.refresh))
+            text = appearance + "refresh" + (try await fire(.refresh))
             if lastTriggerRejected { text += undo(mark) }
         case .deliver(let number, let rows, let hasMore, let cursorAnswer):
             guard let index = index(of: number), requests[index].answer == nil else {
@@ -475,9 +477,23 @@ final class ScheduleExecution {
 
     private var pendingFailure: Failure?
 
+    /// The appear event of a list that declares `.appear`, fired before its first trigger
+    /// (`then` separates it from that trigger's text), or nothing once the list is on screen.
+    ///
+    /// A list is on screen before it can be refreshed, searched or scrolled, and it appears
+    /// once: a first bottom trigger is the appear event itself, any other first trigger comes
+    /// right after it, and no later step sends it again (an appear handler that loads when it
+    /// holds no items would rightly load again after an empty page).
+    private func appearFirst(then separator: String = "") async throws -> String {
+        guard capabilities.triggers.contains(.appear), !appeared else { return "" }
+        let text = "the list appeared" + (try await fire(.appear))
+        return recorder == nil ? "" : text + separator
+    }
+
     private func fire(_ trigger: PagerTrigger) async throws -> String {
         triggerInProgress = trigger
         defer { triggerInProgress = nil }
+        appeared = true
         lastTriggerRejected = false
         switch try await driver.perform(trigger) {
         case .started(let positions):
