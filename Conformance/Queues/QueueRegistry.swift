@@ -43,8 +43,8 @@ extension BundledImplementations {
                 summary: "A fresh key on every retry.",
                 ledger: [
                     .fails("Q2", because: "the stored key changes after an unknown outcome"),
-                    .fails("Q3", because: "the replay after the crash carries a new key: a second record"),
-                    .fails("Q8", because: "waiting for the retry changes the key"),
+                    .blocked("Q3", by: "Q2", because: "the 503 before the crash already rewrote the stored key"),
+                    .blocked("Q8", by: "Q2", because: "the first 503 rewrites the stored key"),
                     .blocked("Q9", by: "Q2", because: "the retry after a 408 carries a new key"),
                 ]),
             .queue(
@@ -52,14 +52,14 @@ extension BundledImplementations {
                 summary: "The key is made in memory at the first send after each launch.",
                 ledger: [
                     .fails("Q1", because: "no key is stored at submit"),
-                    .fails("Q3", because: "the relaunch resends under a new key: a second record"),
+                    .blocked("Q3", by: "Q1", because: "the key was never stored, so the relaunch cannot resend under it"),
                 ]),
             .queue(
                 QueueThatDeletesTaskOn503.self, kind: .mutant,
                 summary: "A 5xx deletes the task.",
                 ledger: [
                     .fails("Q2", because: "a 503 removes the task"),
-                    .fails("Q3", because: "the committed-then-503 task is gone, never replayed"),
+                    .blocked("Q3", by: "Q2", because: "the committed-then-503 task is gone before the crash"),
                     .fails("Q5", because: "a 500 removes the task without a success"),
                     .blocked("Q8", by: "Q2", because: "the first 503 removes the task: no retry to measure"),
                 ]),
@@ -72,7 +72,7 @@ extension BundledImplementations {
                 summary: "Any HTTP answer completes the task.",
                 ledger: [
                     .fails("Q2", because: "a 503 completes the task"),
-                    .fails("Q3", because: "the 503 completes the task, so it is never replayed"),
+                    .blocked("Q3", by: "Q2", because: "the 503 completes the task before the crash"),
                     .fails("Q4", because: "the 409 completes the task instead of stopping it"),
                     .fails("Q5", because: "a 500 completes the task"),
                     .blocked("Q8", by: "Q2", because: "the first 503 completes the task: no retry to measure"),

@@ -13,11 +13,14 @@ public struct PersistedTask: Hashable, Sendable, CustomStringConvertible {
     public var body: Data
     /// The task's state.
     public var status: QueueTaskStatus
-    /// How many requests the queue has made for this task.
+    /// How many requests the queue has made for this task (shown in reports; no contract
+    /// judges it).
     public var attempts: Int
     /// The creation time as the queue stored it (compared for equality only), or `nil`.
     public var createdAt: String?
     /// The diagnostic a stopped task carries, such as `409: key used with a different body`.
+    /// Q4 requires a non-empty one on a task a 409 stopped (`needsAttention`): a person must
+    /// resolve the conflict and needs to know why it stopped.
     public var diagnostic: String?
 
     /// Creates a task description.

@@ -28,6 +28,76 @@ extension QueueHarness {
         return task
     }
 
+    /// Reads what storage holds for `operation` while its first request (`send`) is in
+    /// flight, for ``missingAtFirstSend(_:keyMatters:)``: no verdict is taken here, since a
+    /// queue may persist the task only once the answer came (Q1's own finding, which other
+    /// contracts need not share).
+    func noteStorageAtFirstSend(_ send: ParkedSend, of operation: QueueOperation) async throws {
+        guard storageAtFirstSend[operation.id] == nil else { return }
+        let task = try await persistedTask(for: operation)
+        storageAtFirstSend[operation.id] = StorageAtFirstSend(
+            send: send.number, key: send.request.idempotencyKey, stored: task, tasks: try await describeTasks())
+    }
+
+    /// When a contract's own check is about to fail on a task that is gone, stopped or resent
+    /// under another key: the stop that blames Q1 instead, if the cause came first, when the
+    /// task was missing from storage while its first request was in flight (or, when
+    /// `keyMatters`, stored without that request's key). A crash or an answer then only shows
+    /// what sending already lost; the cell is blocked by Q1.
+    func missingAtFirstSend(_ operation: QueueOperation, keyMatters: Bool = false) -> TimelineStop? {
+        guard let seen = storageAtFirstSend[operation.id] else { return nil }
+        let problem: String
+        if let task = seen.stored {
+            guard keyMatters, task.key != seen.key else { return nil }
+            problem = "the stored task has key \(task.key ?? "none")"
+        } else {
+            problem = "the storage did not hold it"
+        }
+        return blocked(
+            by: "Q1",
+            "Expected \(operation.id) to be in storage with the key of its first request while that "
+                + "request (send #\(seen.send)) was in flight, but \(problem).",
+            expected: "a stored task with key \(seen.key ?? "none")",
+            actual: "stored tasks then: \(seen.tasks)",
+            hint: "Write the task (with its key) to storage first, then send, and keep it until a "
+                + "success; a crash while the request is in flight must lose nothing.")
+    }
+
+    /// A setup step of a contract other than Q2: after `outcome` (an unknown outcome: a 5xx, a
+    /// timeout, a dropped connection) the task of `operation` is still stored, pending, with
+    /// the operation ID, key and body it had at submit (`original`, or the key of `send` when
+    /// the adapter reported no task then). A queue that removes, stops or rewrites it breaks
+    /// Q2's rule, and the running contract's own check (a replay, a backoff) needs it: the cell
+    /// is blocked by Q2.
+    func requireKeptAfterUnknownOutcome(
+        _ operation: QueueOperation, original: PersistedTask?, sentAs send: ParkedSend, after outcome: String
+    ) async throws {
+        let now = try await persistedTask(for: operation)
+        var problem: String?
+        if let now {
+            if now.status != .pending && now.status != .inFlight {
+                problem = "it is \(now.status.rawValue)"
+            } else if let original, !identityChanges(from: original, to: now, includingCreationTime: false).isEmpty {
+                problem = "its "
+                    + identityChanges(from: original, to: now, includingCreationTime: false).joined(separator: ", ")
+            } else if original == nil, now.key != send.request.idempotencyKey {
+                problem = "its key is now \(now.key ?? "none")"
+            }
+        } else {
+            problem = "it is gone from storage"
+        }
+        guard let problem else { return }
+        if let earlier = missingAtFirstSend(operation) { throw earlier }
+        throw blocked(
+            by: "Q2",
+            "Expected \(operation.id) to stay pending with its key and body after \(outcome) (the outcome "
+                + "is unknown), but \(problem).",
+            expected: original.map { "\($0.description), pending" } ?? "\(operation.id) pending",
+            actual: now?.description ?? "no task for \(operation.id)",
+            hint: "An unknown outcome is neither success nor a rejection: keep the task, its key and "
+                + "its body, and retry.")
+    }
+
     /// The identity fields that differ between two versions of one task: operation ID, key and
     /// body, and the creation time unless `includingCreationTime` is `false` (Q2 names it; Q8's
     /// rule names only the other three, so a creation time reset on retry is Q2's finding alone).

@@ -53,6 +53,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
     private var endingsSeen = 0
     /// Every request that parked, in order.
     private(set) var sends: [ParkedSend] = []
+    /// What storage held for each operation (by ID) while its first request was in flight,
+    /// where a timeline noted it (see ``noteStorageAtFirstSend(_:of:)``).
+    var storageAtFirstSend: [String: StorageAtFirstSend] = [:]
     /// Every request the timeline answered, in order.
     private(set) var answered: [AnsweredSend] = []
 
@@ -819,6 +822,8 @@ extension QueueHarness {
     ///
     /// - Parameters:
     ///   - plan: Each operation with the answer its first request gets.
+    ///   - notingStorage: Whether to note what storage holds for each operation while its first
+    ///     request is in flight (see ``noteStorageAtFirstSend(_:of:)``).
     ///   - laterAnswer: The answer for a planned operation's retry met on the way. A queue that
     ///     sends strictly in order retries its head until that ends it: an answer that never
     ///     ends it (a lost connection, every time) keeps the other first requests from coming.
@@ -826,7 +831,8 @@ extension QueueHarness {
     /// - Returns: The first request of each operation, by operation ID.
     @discardableResult
     func answerFirstRequests(
-        _ plan: [(QueueOperation, SendAnswer)], laterAnswer: (ParkedSend) -> SendAnswer,
+        _ plan: [(QueueOperation, SendAnswer)], notingStorage: Bool = false,
+        laterAnswer: (ParkedSend) -> SendAnswer,
         afterEach: (QueueOperation, ParkedSend) async throws -> Void = { _, _ in }
     ) async throws -> [String: ParkedSend] {
         var first: [String: ParkedSend] = [:]
@@ -839,6 +845,7 @@ extension QueueHarness {
             guard let (operation, answer) = plan.first(where: { $0.0.body == send.request.body && first[$0.0.id] == nil })
             else { continue }
             first[operation.id] = send
+            if notingStorage { try await noteStorageAtFirstSend(send, of: operation) }
             self.answer(send, answer)
             try await settle()
             try await afterEach(operation, send)

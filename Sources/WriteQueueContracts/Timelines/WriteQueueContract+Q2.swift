@@ -11,11 +11,15 @@ extension WriteQueueContract {
             (.server(.answer(status: 503)), "a 503"),
             (.server(.answer(status: 500)), "a 500"),
         ]
-        for (answer, name) in unknowns {
+        for (index, (answer, name)) in unknowns.enumerated() {
             let send = try await h.nextSend(of: operation)
+            if index == 0 { try await h.noteStorageAtFirstSend(send, of: operation) }
             h.answer(send, answer)
             try await h.settle()
             guard let now = try await h.persistedTask(for: operation) else {
+                // Missing while its first request was in flight, the task was lost by sending
+                // (Q1's rule), not by this answer.
+                if let earlier = h.missingAtFirstSend(operation) { throw earlier }
                 throw h.violation(
                     "Expected op-1 to stay in storage after \(name) (the outcome is unknown), but it "
                         + "is not there.",

@@ -13,13 +13,20 @@ extension WriteQueueContract {
     static func replayAfterCrash<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         var firstRequests: [String: ParkedSend] = [:]
-        for (number, fault) in [(1, ServerFault.commitThen503), (2, .commitThenDrop)] {
+        for (number, fault, outcome) in [
+            (1, ServerFault.commitThen503, "a commit followed by a 503"),
+            (2, .commitThenDrop, "a commit followed by a dropped connection"),
+        ] {
             let operation = h.operation(number)
-            try await h.submit(operation)
+            let stored = try await h.submit(operation)
             let send = try await h.nextSend(of: operation)
             firstRequests[operation.id] = send
+            try await h.noteStorageAtFirstSend(send, of: operation)
             h.answer(send, .server(fault))
             try await h.settle()
+            // What the crash finds in storage is Q2's (an unknown outcome keeps the task as it
+            // was); what the relaunch does with it is this rule's.
+            try await h.requireKeptAfterUnknownOutcome(operation, original: stored, sentAs: send, after: outcome)
             try await h.crash()
             try await h.launch()
             try await expectReplays(of: [operation], firstRequests: firstRequests, h)
@@ -60,6 +67,12 @@ extension WriteQueueContract {
                 let original = firstRequests[pending[index].id]
             else { continue }
             let operation = pending.remove(at: index)
+            if resend.request.idempotencyKey != original.request.idempotencyKey,
+                let earlier = h.missingAtFirstSend(operation, keyMatters: true)
+            {
+                // The key was never in storage: the relaunch could not know it (Q1's rule).
+                throw earlier
+            }
             try h.expect(
                 resend, carries: original.request.idempotencyKey, body: operation.body, of: operation,
                 "the relaunched queue to resend \(operation.id) with the key of its first request",

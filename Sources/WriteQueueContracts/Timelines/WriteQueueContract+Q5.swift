@@ -19,7 +19,7 @@ extension WriteQueueContract {
         var succeeded: Set<String> = []
         let names = Dictionary(uniqueKeysWithValues: zip(operations.map(\.id), failures.map(\.1)))
         try await h.answerFirstRequests(
-            Array(zip(operations, failures.map(\.0))),
+            Array(zip(operations, failures.map(\.0))), notingStorage: true,
             laterAnswer: { send in
                 succeeded.insert(h.operationLabel(for: send.request.body))
                 return .serve
@@ -27,6 +27,8 @@ extension WriteQueueContract {
         ) { operation, _ in
             let task = try await h.persistedTask(for: operation)
             guard !h.isFinished(task) else {
+                // Missing while its first request was in flight, it was lost by sending (Q1).
+                if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
                 throw h.violation(
                     "Expected only an explicit success to complete \(operation.id), but "
                         + "\(names[operation.id] ?? "a failure") "
@@ -43,6 +45,7 @@ extension WriteQueueContract {
         for operation in operations {
             let task = try await h.persistedTask(for: operation)
             if h.isFinished(task), !succeeded.contains(operation.id) {
+                if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
                 throw h.violation(
                     "Expected only an explicit success to complete \(operation.id), but it completed "
                         + "without one.",

@@ -22,6 +22,7 @@ extension WriteQueueContract {
         let operation = h.operation(1)
         let stored = try await h.submit(operation)
         var send = try await h.nextSend(of: operation)
+        try await h.noteStorageAtFirstSend(send, of: operation)
         let firstKey = send.request.idempotencyKey
         var delays: [Duration] = []
         var atCap = 0
@@ -31,6 +32,12 @@ extension WriteQueueContract {
             let resolution = Self.resolution(cap: cap, previous: previous)
             h.answer(send, .server(.answer(status: 503)))
             let answeredAt = h.clock.now
+            if delays.isEmpty {
+                // The first 503 leaving the task as it was is Q2's rule; how the retries are
+                // spaced, and that waiting never changes them, is this one's.
+                try await h.settle()
+                try await h.requireKeptAfterUnknownOutcome(operation, original: stored, sentAs: send, after: "a 503")
+            }
             guard
                 let retry = try await h.sendIfAny(
                     of: operation, clockStep: resolution,
@@ -113,6 +120,7 @@ extension WriteQueueContract {
     ) async throws -> TimelineStop {
         let task = try await h.persistedTask(for: operation)
         guard let task, task.status == .pending || task.status == .inFlight else {
+            if task == nil, let earlier = h.missingAtFirstSend(operation) { return earlier }
             return h.blocked(
                 by: "Q2",
                 "Expected op-1 to stay pending after a 503 (the outcome is unknown), but it is "
