@@ -33,6 +33,7 @@ extension BundledImplementations {
                 summary: "The same outbox started the way many apps start one: the launch resends "
                     + "what storage holds and awaits it."),
         ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues + fifthTrialQueues
+            + sixthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -268,6 +269,40 @@ extension BundledImplementations {
                 // The cap is passed only at the seventh retry of one task in a row, deeper than a
                 // 24-step schedule reaches: Q8's fixed timeline.
                 explorable: false),
+        ]
+    }
+
+    /// The sixth independent trial: four queues written by a helper that had not read the kit,
+    /// from a prose brief, and adapted from the docs alone (see `SixthTrial/README.md`).
+    static var sixthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                BatchingOutboxAdapter.self, name: "BatchingOutbox", kind: .adopter,
+                summary: "Sixth-trial actor: a drain sends up to 3 due tasks at once in a task group; "
+                    + "every task in one JSON file; bodies kept as JSON dictionaries, re-encoded with sorted keys."),
+            .queue(
+                ContextOutboxAdapter.self, name: "ContextOutbox", kind: .adopter,
+                summary: "Sixth-trial Core-Data-like context: perform blocks on a private serial queue, "
+                    + "rows leased in storage (lockedUntil = request timeout + 5 s) before sending."),
+            .queue(
+                FreshKeyRetryOutboxAdapter.self, name: "FreshKeyRetryOutbox", kind: .mutant,
+                summary: "Sixth-trial mutant: a 5xx, a timeout or a transport error gives the retry a new key.",
+                ledger: [
+                    .fails("Q2", because: "an unknown outcome rewrites the stored key"),
+                    .blocked("Q3", by: "Q2", because: "the 503 before the crash already rewrote the key"),
+                    .blocked("Q8", by: "Q2", because: "the first 503 rewrites the key"),
+                ]),
+            .queue(
+                EagerDeleteOutboxAdapter.self, name: "EagerDeleteOutbox", kind: .mutant,
+                summary: "Sixth-trial mutant: the task leaves storage when its request is handed to the transport.",
+                ledger: [
+                    .fails("Q1", because: "the task is not in storage while its first request is in flight"),
+                    .blocked("Q2", by: "Q1", because: "the task was gone before the answer came"),
+                    .blocked("Q3", by: "Q1", because: "the task was gone before the answer came"),
+                    .blocked("Q5", by: "Q1", because: "the task was gone before the answer came"),
+                    .blocked("Q8", by: "Q1", because: "the task was gone before the first 503"),
+                    .fails("Q9", because: "a retryable 408 and 429 are never retried (the task is gone)"),
+                ]),
         ]
     }
 }

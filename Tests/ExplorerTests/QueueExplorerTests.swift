@@ -48,6 +48,8 @@ struct PastedQueueExplorerOutput {
         ("StuckSendingRowOutbox", "Q3"),
         ("ClientErrorMixupOutbox", "Q9"),
         ("ShortLeaseOutbox", "Q7"),
+        ("FreshKeyRetryOutbox", "Q2"),
+        ("EagerDeleteOutbox", "Q1"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
@@ -89,6 +91,31 @@ struct PastedQueueExplorerOutput {
         let result = try #require(await implementation.explore(Self.options))
         #expect(result.finding == nil, "\(result.fullText)")
         #expect(result.schedules == Self.options.budget)
+    }
+
+    /// The sixth trial's `ContextOutbox` (a lease in the row of request timeout + 5 s) was
+    /// flagged Q7: the explorer moved the clock 37 s past a request's start and then answered
+    /// it with a 503, which cleared the lease of the request a later pass had rightly sent. A
+    /// request now ends at its declared timeout, as a real transport ends it.
+    @Test func aRequestEndsAtItsDeclaredTimeoutAndNeverGetsALateAnswer() async {
+        let schedule: QueueSchedule = [
+            .submit,
+            .sendingPass,
+            .answer(send: 1, .status(503)),
+            .advanceClock,
+            .sendingPass,
+            .advanceClock,
+            .advanceClock,
+            .sendingPass,
+            .answer(send: 2, .status(503)),
+            .advanceClock,
+            .sendingPass,
+        ]
+        let report = await schedule.run(against: ContextOutboxAdapter.self)
+        #expect(report.outcome == .passed, "\(report.fullText)")
+        let lines = report.transcript.entries.map(\.text)
+        #expect(lines.contains { $0.contains("send #2 reaches the declared request timeout of 30 s") }, "\(report.fullText)")
+        #expect(lines.contains { $0.hasPrefix(".answer(send: 2, .status(503)) skipped") }, "\(report.fullText)")
     }
 
     @Test func theSameSeedGivesTheSameFinding() async throws {

@@ -303,10 +303,20 @@ extension QueueScheduleExecution {
 
     /// The contract a lost task (I9) breaks: Q11 when a submit after a relaunch displaced it
     /// (recommended, as in the catalogue); Q12 when it is an update whose entity still has a
-    /// task, holding an older body (a merged update reverted, recommended); Q2 when its last
+    /// task, holding an older body (a merged update reverted, recommended); Q1 when it left
+    /// storage while its first request was in flight, before any answer; Q2 when its last
     /// answer was an unknown outcome; Q5 (only a success completes or removes a task) otherwise.
     private func custodyRule(for twins: [QueueOperation], live: [PersistedTask]) -> ContractID {
         if submitAfterRelaunchDisplaced(twins) { return "Q11" }
+        // Gone while a request for it is in flight and before any of its requests was answered:
+        // sending lost it (the task must stay stored while its request flies), as the fixed
+        // contracts say, not an answer.
+        let twinBodies = Set(twins.map(\.body))
+        if harness.openSends.contains(where: { twinBodies.contains($0.request.body) }),
+            !harness.answered.contains(where: { twinBodies.contains($0.send.request.body) })
+        {
+            return "Q1"
+        }
         let entities = Set(twins.compactMap(\.entity))
         if capabilities.coalescesUpdates, !entities.isEmpty,
             live.contains(where: { task in Self.entity(of: task.body).map(entities.contains) == true })

@@ -83,6 +83,17 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Open sends, by number.
     var openSends: [Int] { harness.openSends.map(\.number) }
 
+    /// The earliest instant an open request reaches the declared request timeout, and the open
+    /// requests that reach it then.
+    private var nextRequestTimeout: (ManualClock.Instant, [ParkedSend])? {
+        let timeout = capabilities.requestTimeout
+        let deadlines = harness.openSends.compactMap { send in
+            seenAt[send.number].map { (send: send, deadline: $0.advanced(by: timeout)) }
+        }
+        guard let earliest = deadlines.map(\.deadline).min() else { return nil }
+        return (earliest, deadlines.filter { $0.deadline == earliest }.map(\.send))
+    }
+
     /// Whether a live pass waits on the clock.
     var someoneWaitsOnTheClock: Bool { harness.clock.nextLiveDeadline != nil }
 
@@ -137,7 +148,26 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
             try await h.settle()
         case .advanceClock:
-            if try await h.advanceToNextWakeOneByOne() {
+            let tick = (capabilities.backoffCap ?? .seconds(16)) / 16
+            if let (deadline, overdue) = nextRequestTimeout,
+                deadline <= (h.clock.nextLiveDeadline ?? h.clock.now.advanced(by: tick))
+            {
+                // A request in flight for its declared timeout ends there, as a real transport
+                // ends it, before anything later happens: an answer after that could never come,
+                // and a pass that takes its task over after a lease in storage expired must not
+                // meet it (the sixth trial's `ContextOutbox` was flagged Q7 for a 503 that came
+                // 37 s into a 30 s request and cleared the next request's lease).
+                try h.advanceClock(
+                    to: max(deadline, h.clock.now),
+                    recording: "advance clock to \(deadline) (send " + overdue.map { "#\($0.number)" }.joined(separator: ", ")
+                        + " reaches the declared request timeout of \(ManualClock.format(capabilities.requestTimeout)))")
+                for send in overdue {
+                    h.answer(send, .lost(.timedOut))
+                    if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
+                }
+                try await h.settle()
+                movedClock = true
+            } else if try await h.advanceToNextWakeOneByOne() {
                 movedClock = true
             } else {
                 // Nothing waits on the clock: a queue that keeps due times in storage retries
@@ -146,7 +176,6 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
                     h.recorder.record("\(step.swiftCode) skipped: nothing waits on the clock and nothing was submitted")
                     return false
                 }
-                let tick = (capabilities.backoffCap ?? .seconds(16)) / 16
                 try h.advanceClock(
                     by: tick, recording: "advance clock by \(ManualClock.format(tick)) (nothing waits on it: a later sync's tick)")
                 try await h.settle()
