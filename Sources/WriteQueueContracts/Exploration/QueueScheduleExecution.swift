@@ -149,8 +149,10 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             try await h.settle()
         case .advanceClock:
             let tick = (capabilities.backoffCap ?? .seconds(16)) / 16
+            // Strictly before the next wait ends (a wait due at the same instant goes first,
+            // through the wait branch, so one thing at a time resumes).
             if let (deadline, overdue) = nextRequestTimeout,
-                deadline <= (h.clock.nextLiveDeadline ?? h.clock.now.advanced(by: tick))
+                h.clock.nextLiveDeadline.map({ deadline < $0 }) ?? (deadline <= h.clock.now.advanced(by: tick))
             {
                 // A request in flight for its declared timeout ends there, as a real transport
                 // ends it, before anything later happens: an answer after that could never come,
