@@ -146,8 +146,16 @@ public actor BatchingOutbox {
                 for request in requests {
                     log("batching-outbox: sending \(request.taskID) \(request.operation)")
                     group.addTask {
-                        do { return (request.taskID, .success(try await transport.send(request))) }
-                        catch { return (request.taskID, .failure(error)) }
+                        // The status is bound before the tuple is built: Swift 6.3.1's release
+                        // build returned a zeroed or garbage `taskID` from
+                        // `(request.taskID, .success(try await transport.send(request)))`
+                        // (200 of 200 in a standalone reproduction; debug builds are correct).
+                        do {
+                            let status = try await transport.send(request)
+                            return (request.taskID, .success(status))
+                        } catch {
+                            return (request.taskID, .failure(error))
+                        }
                     }
                 }
                 for await (id, result) in group { record(result, for: id) }
