@@ -29,7 +29,7 @@ extension BundledImplementations {
             .asyncPager(
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
-        ] + appStyleAdopters + pagerMutants
+        ] + appStyleAdopters + sixthTrialPagers + pagerMutants
     }
 
     /// Pagers written the way apps write them by an author who had not read the kit, each at
@@ -51,6 +51,39 @@ extension BundledImplementations {
             .asyncPager(
                 DirectoryPagerAdapter.self, name: "DirectoryPager", kind: .adopter,
                 summary: "A cursor directory with refresh only: no query change."),
+        ]
+    }
+
+    /// The sixth independent trial: five pagers written by a helper that had not read the kit,
+    /// from a prose brief, and adapted from the docs alone (see `Adopters/SixthTrial/README.md`).
+    static var sixthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                ReducerFeedStoreAdapter.self, name: "ReducerFeedStore", kind: .adopter,
+                summary: "A reducer store (TCA's shape): send(_:) starts an effect Task and returns it; "
+                    + "first page on appear; a search cancels the running effect."),
+            .asyncPager(
+                PhotoGridControllerAdapter.self, name: "PhotoGridController", kind: .adopter,
+                summary: "A @MainActor controller over a completion-handler service that answers on "
+                    + "DispatchQueue.main; a request token drops stale pages."),
+            .asyncPager(
+                ClockDebouncedSearchModelAdapter.self, name: "ClockDebouncedSearchModel", kind: .adopter,
+                summary: "A search debounced on an injected clock in a Task cancelled per keystroke; "
+                    + "cursor pages from a stored load task."),
+            .asyncPager(
+                LegacyScrollControllerAdapter.self, name: "LegacyScrollController", kind: .mutant,
+                summary: "A completion-handler controller with no stale-response guard on a query change "
+                    + "(it guards refresh).",
+                ledger: [
+                    .fails("P4", because: "an old query's page is appended to the new list"),
+                    .fails("P5", because: "an old query's failure is shown on the new list"),
+                    .fails("P8", because: "an old query's answer at the bottom of the new list is shown"),
+                ]),
+            .asyncPager(
+                OptimisticPageActorAdapter.self, name: "OptimisticPageActor", kind: .mutant,
+                summary: "An actor that advances its page number when a request starts, so a retry "
+                    + "skips the failed page.",
+                ledger: [.fails("P6", because: "retry after a failure asks for the following page")]),
         ]
     }
 }
