@@ -7,8 +7,10 @@ import WriteQueueContracts
 /// applicable, and each mutant fails exactly the contracts its ledger lists.
 @Suite("Bundled queues × Q contracts")
 struct QueueMatrixTests {
+    // One cell at a time, for the reason `bundledImplementationHonoursItsLedger` gives: a
+    // watchdog measures wall time, and hundreds of cells started together starve the longest.
     @Test(
-        "Each bundled queue honours its ledger",
+        "Each bundled queue honours its ledger", .serialized,
         arguments: BundledImplementations.queues, ContractCatalog.writeQueue.map(\.id))
     func honoursLedger(_ queue: ImplementationUnderCheck, _ contract: ContractID) async {
         let entry = await queue.matrixEntry(for: contract)
