@@ -34,7 +34,9 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
     }
 
-    @Test(arguments: AsyncExplorableCase.mutants)
+    // One subject at a time: each explores on every core already, and a schedule's watchdog
+    // measures wall time, which subjects explored side by side stretch.
+    @Test(.serialized, arguments: AsyncExplorableCase.mutants)
     func explorerFindsTheAsyncMutant(_ mutant: AsyncExplorableCase) async throws {
         let implementation = mutant.implementation
         let result = try #require(await implementation.explore(Self.options))
@@ -68,7 +70,9 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(silent.schedules == 300)
     }
 
-    @Test(arguments: AsyncExplorableCase.adopters)
+    // One subject at a time: each explores on every core already, and a schedule's watchdog
+    // measures wall time, which subjects explored side by side stretch.
+    @Test(.serialized, arguments: AsyncExplorableCase.adopters)
     func explorerStaysSilentOnCorrectAsyncAdopters(_ adopter: AsyncExplorableCase) async throws {
         let options = ExplorationOptions(strategy: .random(seed: 3), budget: 1_000)
         let result = try #require(await adopter.implementation.explore(options))

@@ -69,7 +69,9 @@ struct PastedQueueExplorerOutput {
         #expect(Set(bundled.filter { !$0.isExplorable }.map(\.name)) == Self.leftToTheirFixedContracts)
     }
 
-    @Test(arguments: mutants.map(\.name))
+    // One subject at a time: each explores on every core already, and a schedule's watchdog
+    // measures wall time, which subjects explored side by side stretch.
+    @Test(.serialized, arguments: mutants.map(\.name))
     func explorerFindsTheQueueMutant(_ name: String) async throws {
         let implementation = try #require(BundledImplementations.queues.first { $0.name == name })
         let result = try #require(await implementation.explore(Self.options))
@@ -85,7 +87,9 @@ struct PastedQueueExplorerOutput {
         #expect(finding.shrunkSteps <= fixedSteps, "\(finding.scheduleLiteral)")
     }
 
-    @Test(arguments: BundledImplementations.queues.filter { $0.kind != .mutant && $0.isExplorable }.map(\.name))
+    // One subject at a time: each explores on every core already, and a schedule's watchdog
+    // measures wall time, which subjects explored side by side stretch.
+    @Test(.serialized, arguments: BundledImplementations.queues.filter { $0.kind != .mutant && $0.isExplorable }.map(\.name))
     func explorerStaysSilentOnCorrectQueues(_ name: String) async throws {
         let implementation = try #require(BundledImplementations.queues.first { $0.name == name })
         let result = try #require(await implementation.explore(Self.options))
