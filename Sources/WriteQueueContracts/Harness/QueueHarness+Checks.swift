@@ -34,9 +34,10 @@ extension QueueHarness {
     /// contracts need not share).
     func noteStorageAtFirstSend(_ send: ParkedSend, of operation: QueueOperation) async throws {
         guard storageAtFirstSend[operation.id] == nil else { return }
-        let task = try await persistedTask(for: operation)
+        let all = try await tasks()
         storageAtFirstSend[operation.id] = StorageAtFirstSend(
-            send: send.number, key: send.request.idempotencyKey, stored: task, tasks: try await describeTasks())
+            send: send.number, key: send.request.idempotencyKey, stored: persistedTask(for: operation, in: all),
+            tasks: describe(all))
     }
 
     /// When a contract's own check is about to fail on a task that is gone, stopped or resent
@@ -75,11 +76,11 @@ extension QueueHarness {
         let now = try await persistedTask(for: operation)
         var problem: String?
         if let now {
+            let changes = original.map { identityChanges(from: $0, to: now, includingCreationTime: false) } ?? []
             if now.status != .pending && now.status != .inFlight {
                 problem = "it is \(now.status.rawValue)"
-            } else if let original, !identityChanges(from: original, to: now, includingCreationTime: false).isEmpty {
-                problem = "its "
-                    + identityChanges(from: original, to: now, includingCreationTime: false).joined(separator: ", ")
+            } else if !changes.isEmpty {
+                problem = "its " + changes.joined(separator: ", ")
             } else if original == nil, now.key != send.request.idempotencyKey {
                 problem = "its key is now \(now.key ?? "none")"
             }

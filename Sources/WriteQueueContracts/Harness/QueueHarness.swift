@@ -253,11 +253,11 @@ final class QueueHarness<A: WriteQueueAdapter> {
     }
 
     /// Starts a sending pass as a trigger (it is settled later, with its siblings).
-    @discardableResult
     /// - Parameter joinsOwnWork: The pass runs for the queue's own work (a timer, a request it
     ///   sent alone): with the task priorities spent, it is taken as joined to its launch's
     ///   newest parked request, as a pass seen joining before would be. Any pass on an instance
     ///   whose calls left work of its own running is taken so.
+    @discardableResult
     func startPass(
         on instance: Int? = nil, label: String? = nil, transcribing: Bool = true, joinsOwnWork: Bool = false
     ) throws -> Int {
@@ -757,7 +757,12 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     /// The stored task for `operation`: by operation ID, else by body (in submit order).
     func persistedTask(for operation: QueueOperation) async throws -> PersistedTask? {
-        let all = try await tasks()
+        persistedTask(for: operation, in: try await tasks())
+    }
+
+    /// The task of `operation` among `all` (one reading of storage): by operation ID, or else
+    /// by body, the n-th operation with a body being the n-th task with it.
+    func persistedTask(for operation: QueueOperation, in all: [PersistedTask]) -> PersistedTask? {
         if let byID = all.first(where: { $0.operationID == operation.id }) { return byID }
         let twins = operations.filter { $0.body == operation.body }
         let index = twins.firstIndex(of: operation) ?? 0
@@ -767,8 +772,12 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     /// The stored tasks in one line each.
     func describeTasks() async throws -> String {
-        let all = try await tasks()
-        return all.isEmpty ? "none" : all.map { "\($0.description) body \($0.bodyText)" }.joined(separator: "; ")
+        describe(try await tasks())
+    }
+
+    /// `all` in one line each.
+    func describe(_ all: [PersistedTask]) -> String {
+        all.isEmpty ? "none" : all.map { "\($0.description) body \($0.bodyText)" }.joined(separator: "; ")
     }
 
     /// Diagnostics and log lines of every live instance, plus the stored tasks' diagnostics.
