@@ -9,7 +9,8 @@ import Foundation
 /// so a negative check ("the stale page changed nothing") is safe. The write-queue harness
 /// does not use it: it settles with its own stage (`QueueStage`, in WriteQueueContracts), which
 /// follows the same rules for parked sends and adds waits on the manual clock and the
-/// triggers' executor going idle.
+/// triggers' executor going idle. Both take their priorities, and park, through
+/// ``PriorityLadder``.
 ///
 /// Rules it follows (measured on the kit's machine, see the design notes):
 /// - a request is registered before it parks; a registered, unparked request means "not settled";
@@ -89,27 +90,12 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
 
     private let state = Locked(rawValue: State())
 
-    /// The raw priorities the runtime accepts, lowest first.
-    static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
-
     /// Whether escalation evidence (joined, probed) is available on this platform.
     package let usesEscalation: Bool
 
     /// Creates a scheduler.
     package init() {
-        usesEscalation = Self.escalationAvailable
-    }
-
-    /// Whether this toolchain and OS let the kit observe joins through task-priority
-    /// escalation (Swift 6.2 or later; on Apple platforms, OS 26 or later). Without it the kit
-    /// cannot tell a trigger that awaits a parked load from one still running.
-    package static var escalationAvailable: Bool {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                return true
-            }
-        #endif
-        return false
+        usesEscalation = PriorityLadder.escalationAvailable
     }
 
     // MARK: - Triggers
@@ -130,7 +116,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             let number = state.nextTrigger
             state.nextTrigger += 1
             let floor = state.records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
-            let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
+            let priority = PriorityLadder.startingRung(above: floor)
             var trigger = TriggerState(name: name, priority: priority)
             trigger.isCompletion = isCompletion
             state.triggers[number] = trigger
@@ -183,14 +169,13 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 return "a request is parked and priority escalation is unavailable here, so a trigger that joins its load could not be seen"
             }
             let floor = parked.map(\.priority).max() ?? 0
-            let rungs = Self.ladder.filter { $0 > floor }
             // One rung for the trigger, and one for a probe when this subject's triggers
             // were seen spawning the work that loads: only that work is ever probed.
-            guard rungs.count < (state.spawnSeen ? 2 : 1) else { return nil }
+            guard PriorityLadder.rungsLeft(above: floor) < (state.spawnSeen ? 2 : 1) else { return nil }
             let top = parked.filter { $0.priority == floor }.map { "#\($0.number)" }.joined(separator: ", ")
             return "request \(top) is parked at priority \(floor) after earlier joins and probes; "
                 + "a trigger that joined its load now could not be seen (only the raw priorities "
-                + Self.ladder.map(String.init).joined(separator: ", ") + " exist)"
+                + PriorityLadder.rungs.map(String.init).joined(separator: ", ") + " exist)"
         }
     }
 
@@ -211,21 +196,16 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// Cancelling the waiting task is noticed but does not answer the request: the timeline
     /// decides what a cancelled request's completion sees (cancellation is not proof).
     package func park(_ request: Request) async throws -> Answer {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                // The handler is installed before the request is registered: a join that
-                // escalates this task after registration must always produce an event.
-                let registered = Locked<Int?>(rawValue: nil)
-                return try await withTaskPriorityEscalationHandler {
-                    let number = self.register(request, callback: nil)
-                    registered.withLock { $0 = number }
-                    return try await self.suspend(number)
-                } onPriorityEscalated: { _, new in
-                    if let number = registered.rawValue { self.noteEscalation(of: number, to: new) }
-                }
-            }
-        #endif
-        return try await suspend(register(request, callback: nil))
+        // The handler is installed before the request is registered: a join that escalates
+        // this task after registration must always produce an event.
+        let registered = Locked<Int?>(rawValue: nil)
+        return try await PriorityLadder.observingEscalation {
+            let number = self.register(request, callback: nil)
+            registered.withLock { $0 = number }
+            return try await self.suspend(number)
+        } onEscalated: { new in
+            if let number = registered.rawValue { self.noteEscalation(of: number, to: new) }
+        }
     }
 
     /// Registers `request` for a completion-handler API: it counts as parked at once, and each
@@ -594,13 +574,10 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     }
 
     private func run(_ probe: Probe) {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                state.withLock { $0.probing = probe.trigger }
-                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
-                update { $0.probing = nil }
-            }
-        #endif
+        guard usesEscalation else { return }
+        state.withLock { $0.probing = probe.trigger }
+        PriorityLadder.escalate(probe.task, to: probe.priority)
+        update { $0.probing = nil }
     }
 
     private func waitForChange(from seen: Int) async {
@@ -735,7 +712,7 @@ extension TimelineScheduler.State {
             }
             trigger.probedAt = parkedVersion
             let floor = max(trigger.priority, spawned.map(\.priority).max() ?? 0)
-            if usesEscalation, let rung = TimelineScheduler.ladder.first(where: { $0 > floor }) {
+            if usesEscalation, let rung = PriorityLadder.rung(above: floor) {
                 trigger.priority = rung
                 probes.append(TimelineScheduler.Probe(trigger: number, task: task, priority: rung))
             } else {

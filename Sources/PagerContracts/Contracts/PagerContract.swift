@@ -61,7 +61,7 @@ public struct PagerContract: Hashable, Sendable, CustomStringConvertible {
     package func applicability(
         for capabilities: PagerCapabilities, level: IntegrationLevel = .model
     ) -> Applicability {
-        if level == .async && !TimelineScheduler<PageLoad, PageResponse>.escalationAvailable {
+        if level == .async && !PriorityLadder.escalationAvailable {
             return .notApplicable(
                 reason: "the async level needs task-priority escalation (Swift 6.2 or later and, "
                     + "on Apple platforms, OS 26 or later) to know when your code is waiting on a "

@@ -159,19 +159,13 @@ public final class ManualClock: Clock, Sendable {
             state.nextID += 1
             return state.nextID
         }
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                // A task that awaits the waiting one (a pass joining a pass that waits for its
-                // backoff) escalates it: the settling machinery learns who joined.
-                try await withTaskPriorityEscalationHandler {
-                    try await suspend(id: id, until: deadline)
-                } onPriorityEscalated: { _, new in
-                    self.noteEscalation(of: id, to: new)
-                }
-                return
-            }
-        #endif
-        try await suspend(id: id, until: deadline)
+        // A task that awaits the waiting one (a pass joining a pass that waits for its backoff)
+        // escalates it: the settling machinery learns who joined.
+        try await PriorityLadder.observingEscalation {
+            try await suspend(id: id, until: deadline)
+        } onEscalated: { new in
+            self.noteEscalation(of: id, to: new)
+        }
     }
 
     private func noteEscalation(of id: Int, to priority: TaskPriority) {

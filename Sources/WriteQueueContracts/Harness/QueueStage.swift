@@ -132,7 +132,7 @@ final class QueueStage: Sendable {
             // waits on one (a second pass joining the running pass) escalates it: the request's
             // escalation handler then names the joiner.
             let floor = max(state.joinablePriority, clock.highestWaitPriority ?? 0)
-            let priority = Self.ladder.first { $0 > floor } ?? Self.ladder[Self.ladder.count - 1]
+            let priority = PriorityLadder.startingRung(above: floor)
             state.triggers[state.triggerCount] = Trigger(
                 number: state.triggerCount, label: label, generation: generation, priority: priority,
                 everJoined: joinsOwnWork)
@@ -241,30 +241,20 @@ final class QueueStage: Sendable {
     /// answers it. Called by the transport.
     func park(_ request: WriteRequest, instance: Int, layout: RequestLayout) async throws -> WriteResponse {
         let trigger = TriggerContext.current
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                // The handler is installed before the request registers: a join after that must
-                // always produce an event. The handler learns the request's number before the
-                // request is visible to settling, so a probe it wakes always names it (set after
-                // the registration, a probe in between was lost: 1 run in 30 of a joining queue
-                // ended on the watchdog).
-                let registered = Locked<Int?>(rawValue: nil)
-                return try await withTaskPriorityEscalationHandler {
-                    try await withCheckedThrowingContinuation { continuation in
-                        register(
-                            request, instance: instance, trigger: trigger, layout: layout, isCallback: false,
-                            numbered: { number in registered.withLock { $0 = number } }
-                        ) { continuation.resume(with: $0) }
-                    }
-                } onPriorityEscalated: { _, new in
-                    if let number = registered.rawValue { self.noteJoin(of: number, at: new) }
-                }
+        // The handler is installed before the request registers: a join after that must always
+        // produce an event. The handler learns the request's number before the request is
+        // visible to settling, so a probe it wakes always names it (set after the registration,
+        // a probe in between was lost: 1 run in 30 of a joining queue ended on the watchdog).
+        let registered = Locked<Int?>(rawValue: nil)
+        return try await PriorityLadder.observingEscalation {
+            try await withCheckedThrowingContinuation { continuation in
+                register(
+                    request, instance: instance, trigger: trigger, layout: layout, isCallback: false,
+                    numbered: { number in registered.withLock { $0 = number } }
+                ) { continuation.resume(with: $0) }
             }
-        #endif
-        return try await withCheckedThrowingContinuation { continuation in
-            register(request, instance: instance, trigger: trigger, layout: layout, isCallback: false) {
-                continuation.resume(with: $0)
-            }
+        } onEscalated: { new in
+            if let number = registered.rawValue { self.noteJoin(of: number, at: new) }
         }
     }
 
@@ -318,9 +308,6 @@ final class QueueStage: Sendable {
         signal()
     }
 
-    /// The raw priorities the runtime accepts, lowest first.
-    fileprivate static var ladder: [UInt8] { [9, 17, 21, 25, 33] }
-
     /// Why a trigger started now might not be seen joining a parked request, or `nil`: escalation
     /// only raises a priority and only five raw priorities exist, so a request joined by several
     /// triggers in turn sits at the top rung, and a further join escalates nothing.
@@ -334,7 +321,7 @@ final class QueueStage: Sendable {
         return state.withLock { state in
             guard state.joinsSeen else { return nil }
             let parkedPriority = state.joinablePriority
-            guard Self.ladder.filter({ $0 > max(parkedPriority, waitPriority) }).isEmpty else { return nil }
+            guard PriorityLadder.rungsLeft(above: max(parkedPriority, waitPriority)) == 0 else { return nil }
             return parkedPriority >= waitPriority
                 ? "a request is parked at the top task priority after earlier joins; a trigger that "
                     + "joined it now could not be seen"
@@ -458,7 +445,8 @@ final class QueueStage: Sendable {
                     return (true, [], state.events)
                 }
                 let idle = executorIsIdle
-                let probes = state.probes(executorIdle: idle, clock: clock, escalationAvailable: escalationAvailable)
+                let probes = state.probes(
+                    executorIdle: idle, clock: clock, escalationAvailable: PriorityLadder.escalationAvailable)
                 // With the priorities spent, `probes` takes a trigger seen joining before as
                 // joined to the newest request: that can settle it, and no event follows.
                 if probes.isEmpty && state.isSettled(executorIdle: idle, clock: clock) {
@@ -488,21 +476,11 @@ final class QueueStage: Sendable {
         let priority: UInt8
     }
 
-    private var escalationAvailable: Bool {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) { return true }
-        #endif
-        return false
-    }
-
     private func run(_ probe: Probe) {
-        #if compiler(>=6.2)
-            if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-                state.withLock { $0.probing = probe.trigger }
-                probe.task.escalatePriority(to: TaskPriority(rawValue: probe.priority))
-                state.withLock { $0.probing = nil }
-            }
-        #endif
+        guard PriorityLadder.escalationAvailable else { return }
+        state.withLock { $0.probing = probe.trigger }
+        PriorityLadder.escalate(probe.task, to: probe.priority)
+        state.withLock { $0.probing = nil }
     }
 
     /// Whether a parked request is known only by its launch (no trigger tag): only then can the
@@ -662,7 +640,7 @@ extension QueueStage.State {
             else { continue }
             if let task = joinedTask[number], isBlocked(task: task, waitingTasks: waitingTasks) { continue }
             let floor = max(trigger.priority, joinablePriority, waitPriority ?? 0)
-            if escalationAvailable, let rung = QueueStage.ladder.first(where: { $0 > floor }) {
+            if escalationAvailable, let rung = PriorityLadder.rung(above: floor) {
                 guard trigger.probedAt != epoch else { continue }
                 // One probe at a time: the next one's floor must see the priority this one raised.
                 trigger.probedAt = epoch
