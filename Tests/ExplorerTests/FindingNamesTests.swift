@@ -4,7 +4,8 @@ import Testing
 
 /// The explorer names a finding by the contract the fixed timelines hold it to, not by the
 /// invariant that saw it: a stale answer by what it is and what made it stale, items lost to a
-/// failure by P6 (found by the third independent trial, where all of these read P4 or P2).
+/// failure by P6 (found by the third independent trial, where all of these read P4 or P2), a
+/// refresh whose first page does not replace the list by P11 (the seventh trial: P2 or P4).
 @Suite struct FindingNamesTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let subject: any PagerModelAdapter.Type
@@ -35,6 +36,13 @@ import Testing
             subject: PagerThatClearsItemsOnFailure.self,
             schedule: [.bottomReached, .deliver(request: 1, rows: [1, 2]), .bottomReached, .fail(request: 2, .timeout)],
             contract: "P6", why: "a failure that empties the list"),
+        Case(
+            subject: InboxThatForgetsAFailedRefresh.self,
+            schedule: [
+                .bottomReached, .deliver(request: 1, rows: [1, 2]), .refresh, .fail(request: 2, .timeout), .retry,
+                .deliver(request: 3, rows: [3]),
+            ],
+            contract: "P11", why: "a refresh whose first page, retried after a failure, is appended to the old list"),
     ]
 
     @Test(arguments: cases)

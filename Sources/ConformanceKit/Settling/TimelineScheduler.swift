@@ -255,10 +255,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             let trigger = startTrigger("completion handler of request #\(number)", isCompletion: true) {
                 completion(result)
                 // Work the handler queued on the main queue (`DispatchQueue.main.async`, what
-                // URLSession-based layers do) runs before these barriers do: the answer is
-                // handled before the next check. Two rounds cover a hop that hops again.
-                await Self.mainQueueBarrier()
-                await Self.mainQueueBarrier()
+                // URLSession-based layers do) runs before this returns: the answer is handled
+                // before the next check. Two rounds cover a hop that hops again.
+                await drainMainQueue()
             }
             state.withLock { $0.completionOrigins[trigger] = number }
         case .early:
@@ -426,13 +425,6 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     }
 
     // MARK: - Internals
-
-    /// Returns once every block queued on the main queue before the call has run.
-    private static func mainQueueBarrier() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.main.async { continuation.resume() }
-        }
-    }
 
     private enum Delivery {
         case resume(CheckedContinuation<Answer, any Error>)

@@ -134,6 +134,25 @@ extension ScheduleExecution {
         let beforeFirstPage = acceptedPages == 0 || (stalledFirstPage && acceptedPages == 1)
         if beforeFirstPage && (state.visible.isEmpty || state.visible == generationStartVisible) { return }
         let allowed = beforeFirstPage ? acceptedSet.union(Self.rows(generationStartVisible)) : acceptedSet
+        // Items shown before this generation began, still shown beside its accepted pages: its
+        // first page did not replace the list (a refresh or query change that keeps the old
+        // items, often a first page that arrived on a retry after the generation's own request
+        // failed). A refresh is a new query (P11); after a query change, only the new query's
+        // items are shown (P4). An answer given since to an older request is judged below.
+        if !beforeFirstPage, staleAnswersThisQuery == 0, repeatedAnswersThisQuery == 0 {
+            let leftovers = state.visible.filter {
+                if case .row(let id) = $0 { return !acceptedSet.contains(id) } else { return false }
+            }.filter(generationStartVisible.contains)
+            if !leftovers.isEmpty {
+                let start = generationIsRefresh ? "the refresh" : "the change to query \(query)"
+                throw failure(
+                    generationIsRefresh ? "P11" : "P4", invariant: "I3", keyedByInvariant: true,
+                    "Expected the first page after \(start) to replace the list, but \(Self.list(leftovers)), shown before \(start), \(leftovers.count == 1 ? "is" : "are") still visible beside its items.",
+                    expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
+                    difference: listDifference(expected: wanted, actual: state.visible),
+                    hint: "Replace the list with the generation's first page when it is accepted, also when it comes on a retry or a bottom trigger after the refresh's or query change's own request failed.")
+            }
+        }
         let intruders = state.visible.filter {
             if case .row(let id) = $0 { return !allowed.contains(id) && staleRows.contains(id) }
             return false

@@ -120,6 +120,9 @@ final class ScheduleExecution {
     private(set) var end: EndOfList?
     private(set) var pagesWithoutProgress = 0
     private(set) var generationStartVisible: [VisibleItem] = []
+    /// Whether the current generation began with a refresh (the query stayed), rather than a
+    /// query change: what it shows after its first page is P11's, not P4's.
+    private(set) var generationIsRefresh = false
     /// Whether the current query's first accepted page stalled its cursor (P10): a pager may
     /// refuse it and keep showing what it showed before, as before any first page.
     private(set) var stalledFirstPage = false
@@ -393,6 +396,7 @@ final class ScheduleExecution {
 
     private func startGeneration(query newQuery: String) {
         if newQuery != query { generationQueries += 1 }
+        generationIsRefresh = newQuery == query
         query = newQuery
         generation += 1
         accepted = []
@@ -432,6 +436,7 @@ final class ScheduleExecution {
         let stalledFirstPage: Bool
         let lastSuspect: ContractID?
         let generationStartVisible: [VisibleItem]
+        let generationIsRefresh: Bool
     }
 
     private var generationMark: GenerationMark {
@@ -442,7 +447,7 @@ final class ScheduleExecution {
             refusableRows: refusableRows, repeatedAnswersThisQuery: repeatedAnswersThisQuery,
             staleAnswersThisQuery: staleAnswersThisQuery, pagesWithoutProgress: pagesWithoutProgress,
             stalledFirstPage: stalledFirstPage, lastSuspect: lastSuspect,
-            generationStartVisible: generationStartVisible)
+            generationStartVisible: generationStartVisible, generationIsRefresh: generationIsRefresh)
     }
 
     /// Goes back to the generation `mark` describes, and says so for the transcript.
@@ -464,6 +469,7 @@ final class ScheduleExecution {
         stalledFirstPage = mark.stalledFirstPage
         lastSuspect = mark.lastSuspect
         generationStartVisible = mark.generationStartVisible
+        generationIsRefresh = mark.generationIsRefresh
         shadow = nil  // the reference did not refuse it: the two are no longer comparable
         return recorder == nil ? "" : " (the list stays on query \(query))"
     }
