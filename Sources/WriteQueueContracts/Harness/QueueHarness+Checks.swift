@@ -99,6 +99,40 @@ extension QueueHarness {
                 + "its body, and retry.")
     }
 
+    /// The stop for a retry of `label` (send `retry`, after `outcome`) that carried another key
+    /// than the operation's first request (`firstKey`).
+    ///
+    /// A retry keeps the operation's identity: Q2's rule. Q2 itself reports it
+    /// (`judgedHere`); any other contract is blocked by Q2. Unless the key was never stored with
+    /// the task (`storedKey`, read while the first request was in flight, or right after
+    /// submit): a queue that makes a key per request breaks Q1's rule (the key is fixed in
+    /// storage before the first request) before any retry, and the cell is blocked by Q1. (The
+    /// seventh trial's `FileFifoOutbox` passed Q2, failed Q8 and was "blocked by Q2" in Q9.)
+    func anotherKeyOnRetry(
+        of label: String, storedKey: String?, firstKey: String?, retry: ParkedSend, after outcome: String,
+        judgedHere: Bool = false
+    ) -> TimelineStop {
+        let summary =
+            "Expected the retry of \(label) after \(outcome) to carry the key of its first request, but "
+            + "send #\(retry.number) carried another."
+        let expected = "key \(firstKey ?? "none")"
+        let actual = "key \(retry.request.idempotencyKey ?? "none")"
+        if storedKey == nil || storedKey != firstKey {
+            return blocked(
+                by: "Q1",
+                summary + " The key was never stored with the task: storage held "
+                    + (storedKey.map { "key \($0)" } ?? "no key") + " when its first request carried "
+                    + (firstKey ?? "none") + ".",
+                expected: expected, actual: actual,
+                hint: "Choose the key once, at submit, store it with the task, and send that stored key "
+                    + "on every request; a key made while building each request changes on every retry.")
+        }
+        let hint = "A retry repeats the same operation with the key stored at submit."
+        return judgedHere
+            ? violation(summary, expected: expected, actual: actual, hint: hint)
+            : blocked(by: "Q2", summary, expected: expected, actual: actual, hint: hint)
+    }
+
     /// The identity fields that differ between two versions of one task: operation ID, key and
     /// body, and the creation time unless `includingCreationTime` is `false` (Q2 names it; Q8's
     /// rule names only the other three, so a creation time reset on retry is Q2's finding alone).

@@ -502,10 +502,16 @@ final class QueueHarness<A: WriteQueueAdapter> {
         return true
     }
 
-    /// Moves the clock past the longest backoff (the declared cap, or 16 s), as a periodic sync
-    /// that runs later would find it: tasks a queue keeps due in storage are due again.
+    /// Moves the clock past the longest backoff (the declared cap, or 16 s, and one second
+    /// more), as a periodic sync that runs later would find it: tasks a queue keeps due in
+    /// storage are due again.
+    ///
+    /// Strictly past: a queue whose retry delay is its cap stores a due time of "now plus the
+    /// cap", and ``ManualClock/date`` never returns one value twice, so that due time lies a
+    /// little after the instant the answer came (the seventh trial's fixed 5 s delay, declared
+    /// as a 5 s cap, was judged never retried after a 408 when the clock moved exactly 5 s).
     func advancePastLongestBackoff() throws {
-        let step = capabilities.backoffCap ?? .seconds(16)
+        let step = (capabilities.backoffCap ?? .seconds(16)) + .seconds(1)
         try advanceClock(
             by: step, recording: "advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff)")
     }

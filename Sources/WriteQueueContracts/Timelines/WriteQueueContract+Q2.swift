@@ -11,9 +11,17 @@ extension WriteQueueContract {
             (.server(.answer(status: 503)), "a 503"),
             (.server(.answer(status: 500)), "a 500"),
         ]
+        var firstKey: String? = nil
         for (index, (answer, name)) in unknowns.enumerated() {
             let send = try await h.nextSend(of: operation)
-            if index == 0 { try await h.noteStorageAtFirstSend(send, of: operation) }
+            if index == 0 {
+                try await h.noteStorageAtFirstSend(send, of: operation)
+                firstKey = send.request.idempotencyKey
+            } else if send.request.idempotencyKey != firstKey {
+                throw h.anotherKeyOnRetry(
+                    of: operation.id, storedKey: h.storageAtFirstSend[operation.id]?.stored?.key,
+                    firstKey: firstKey, retry: send, after: unknowns[index - 1].1, judgedHere: true)
+            }
             h.answer(send, answer)
             try await h.settle()
             guard let now = try await h.persistedTask(for: operation) else {

@@ -65,6 +65,12 @@ extension WriteQueueContract {
                     expected: "delays ≤ \(ManualClock.format(cap))", actual: "delays: \(measured)",
                     hint: "Clamp the backoff: min(cap, base × 2^attempt).")
             }
+            // The key a retry carries is Q2's rule (or Q1's, for a key never stored).
+            if send.request.idempotencyKey != firstKey {
+                throw h.anotherKeyOnRetry(
+                    of: operation.id, storedKey: h.storageAtFirstSend[operation.id]?.stored?.key,
+                    firstKey: firstKey, retry: send, after: "a 503")
+            }
             try h.expect(
                 send, carries: firstKey, body: operation.body, of: operation,
                 "waiting to keep op-1's key and body",

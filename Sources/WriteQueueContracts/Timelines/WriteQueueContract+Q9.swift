@@ -14,11 +14,12 @@ extension WriteQueueContract {
         try await h.launch()
         var byLabel: [String: (status: Int, retries: Bool)] = [:]
         var firstKeys: [String: String?] = [:]
+        var storedKeys: [String: String?] = [:]
         var operations: [QueueOperation] = []
         for (index, status) in statuses.enumerated() {
             let operation = h.operation(index + 1, title: "Ticket \(index + 1) (meets \(status))")
             operations.append(operation)
-            try await h.submit(operation)
+            storedKeys[operation.id] = try await h.submit(operation)?.key
             byLabel[operation.id] = (status, capabilities.retries(clientError: status))
         }
         let plan = statuses.map { status in
@@ -55,13 +56,9 @@ extension WriteQueueContract {
             let firstKey = firstKeys[label] ?? nil
             if send.request.idempotencyKey != firstKey {
                 // The key is Q2's rule (a retry keeps the operation's identity), not this one's.
-                throw h.blocked(
-                    by: "Q2",
-                    "Expected the retry of \(label) after \(expectation.status) to carry the same key, "
-                        + "but send #\(send.number) carried another.",
-                    expected: "key \(firstKey ?? "none")",
-                    actual: "key \(send.request.idempotencyKey ?? "none")",
-                    hint: "A retry repeats the same operation with the key stored at submit.")
+                throw h.anotherKeyOnRetry(
+                    of: label, storedKey: storedKeys[label] ?? nil, firstKey: firstKey, retry: send,
+                    after: "\(expectation.status)")
             }
             retried.insert(label)
             return .serve
