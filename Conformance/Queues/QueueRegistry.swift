@@ -34,6 +34,7 @@ extension BundledImplementations {
                     + "what storage holds and awaits it."),
         ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues + fifthTrialQueues
             + sixthTrialQueues
+            + seventhTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -303,6 +304,39 @@ extension BundledImplementations {
                     .blocked("Q8", by: "Q1", because: "the task was gone before the first 503"),
                     .fails("Q9", because: "a retryable 408 and 429 are never retried (the task is gone)"),
                 ]),
+        ]
+    }
+
+    /// The seventh independent trial: queues written by a helper that had not read the kit,
+    /// and adapted from the docs alone (see `SeventhTrial/README.md`).
+    static var seventhTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                SyncEngineAdapter.self, name: "SyncEngine", kind: .adopter,
+                summary: "Seventh-trial @MainActor sync engine over a completion-handler client that calls "
+                    + "back on its own serial queue; the \"sending\" set lives in memory; newest first; no backoff."),
+            .queue(
+                FileFifoOutboxAdapter.self, name: "FileFifoOutbox", kind: .mutant,
+                summary: "Seventh-trial mutant: the request builder mints a new idempotency key for every "
+                    + "request; the key is never stored.",
+                ledger: [
+                    .fails("Q1", because: "no key is stored with the task at submit"),
+                    .blocked("Q2", by: "Q1", because: "the retry's new key was never stored with the task"),
+                    .blocked("Q3", by: "Q1", because: "the replay after relaunch carries a new key"),
+                    .blocked("Q8", by: "Q1", because: "the retry's new key was never stored with the task"),
+                    .blocked("Q9", by: "Q1", because: "the retry after 408 carries a new key"),
+                ]),
+            .queue(
+                JournalOutboxAdapter.self, name: "JournalOutbox", kind: .mutant,
+                summary: "Seventh-trial mutant over an append-only event journal: every status but 2xx and "
+                    + "409 is retried after a fixed 5 s delay, 400 and 422 included.",
+                ledger: [
+                    .fails("Q9", because: "every terminal 4xx, 400 and 422 included, is resent every 5 s"),
+                ],
+                // A retry is due 5 s after the answer, 16 of the explorer's clock steps (1/16 of
+                // the cap, for leases and timeouts) with a pass after them: deeper than a 24-step
+                // schedule reaches. Q9's fixed timeline moves the clock past the cap at once.
+                explorable: false),
         ]
     }
 }

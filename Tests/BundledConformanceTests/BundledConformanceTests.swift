@@ -23,7 +23,7 @@ struct BundledCase: Sendable, CustomTestStringConvertible {
 /// Every implementation under `Conformance/` against every contract, honouring its ledger:
 /// listed failures are known issues, an unexpected pass is a failure.
 ///
-/// One cell at a time: each contract's watchdog measures wall time, and 1,148 cells started
+/// One cell at a time: each contract's watchdog measures wall time, and 1,000-odd cells started
 /// together on a loaded 2-core machine left the longest timelines (Q8: dozens of passes, each
 /// suspending behind a thousand other cells) waiting past the 30 s watchdog although each needs
 /// well under a second alone (seen with other CPU-heavy work beside the run).
