@@ -29,7 +29,7 @@ extension BundledImplementations {
             .asyncPager(
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
-        ] + appStyleAdopters + sixthTrialPagers + pagerMutants
+        ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + pagerMutants
     }
 
     /// Pagers written the way apps write them by an author who had not read the kit, each at
@@ -84,6 +84,30 @@ extension BundledImplementations {
                 summary: "An actor that advances its page number when a request starts, so a retry "
                     + "skips the failed page.",
                 ledger: [.fails("P6", because: "retry after a failure asks for the following page")]),
+        ]
+    }
+
+    /// The seventh independent trial: pagers written by a helper that had not read the kit, and
+    /// adapted from the docs alone (see `Adopters/SeventhTrial/README.md`).
+    static var seventhTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                SearchFeedViewModelAdapter.self, name: "SearchFeedViewModel", kind: .mutant,
+                summary: "An @Observable view model with cursors and a requestID check, written as correct: "
+                    + "a failed refresh leaves the old cursor, so the next load continues the old list.",
+                ledger: [
+                    .fails("P6", because: "after a failed refresh, bottom reached asks for the old list's next "
+                        + "cursor, not the first page again"),
+                ]),
+            .pager(
+                ArticleListFeatureAdapter.self, name: "ArticleListFeature", kind: .mutant,
+                summary: "A reducer value type that recognises an answer by the topic it was loaded for, "
+                    + "not by the request it answers.",
+                ledger: [
+                    .fails("P3", because: "a page delivered again is taken for the next one of its topic"),
+                    .fails("P4", because: "a late answer from an earlier visit to the same topic is accepted"),
+                    .fails("P11", because: "an answer to a request made before the refresh is accepted"),
+                ]),
         ]
     }
 }

@@ -1,6 +1,7 @@
 extension PagerContract {
     /// P6: a failure keeps the items, shows an error, and a retry asks for the same page; a
-    /// cancellation error of the live request also ends the loading state.
+    /// cancellation error of the live request also ends the loading state; with a refresh, a
+    /// failed refresh's first page is the page asked for again.
     static let failureKeepsItems = PagerContract("P6") { t in
         let samePage = hint("P6")
         try await t.loadFirstPage(rows: [1, 2, 3])
@@ -41,7 +42,33 @@ extension PagerContract {
             hint: "Only a non-current request's cancellation may be ignored: check the ticket first, then clear the loading state for the request in flight.")
         var askedAgain = try await t.bottomReached()
         if askedAgain.isEmpty { askedAgain = try await t.retry() }
-        try t.expectOneRequest(
+        let page3Again = try t.expectOneRequest(
             askedAgain, forPage: 3, after: "bottom reached (or retry) after page 3 was cancelled", hint: samePage)
+        guard t.capabilities.triggers.contains(.refresh) else { return }
+
+        // A refresh's first page that fails is the current page too: what the list shows stays
+        // (kept while refreshing, or already cleared: the pager's choice), and the page asked
+        // for next is that first page again, never the page after the old list (the seventh
+        // trial's view model kept the old cursor after a failed refresh and appended page 4).
+        try await t.deliver(page3Again, rows: [7, 8, 9], hasMore: true)
+        let refreshed = try await t.refreshList("a refresh")
+        let refreshing = await t.state()
+        try await t.fail(refreshed, with: .timeout)
+        try await t.expectVisible(
+            as: refreshing, after: "the refresh's first page timed out",
+            hint: "A failed refresh changes nothing that was visible: keep the items and show the error.")
+        try await t.expectState(
+            \.isLoading, false, named: "the loading state", after: "the refresh's first page timed out")
+        var afterRefreshFailed = try await t.bottomReached()
+        var action = "bottom reached while the refresh's error is shown"
+        if afterRefreshFailed.isEmpty {
+            afterRefreshFailed = try await t.retry()
+            action = "retry after the refresh's first page timed out"
+        }
+        if !afterRefreshFailed.isEmpty {
+            try t.expectOneRequest(
+                afterRefreshFailed, forPage: 1, after: action,
+                hint: samePage + " After a failed refresh that page is the first page, not the page after the old list.")
+        }
     }
 }

@@ -137,6 +137,18 @@ extension PagerTimeline {
             hint: hint)
     }
 
+    /// Expects the visible items to be those `earlier` showed (rows of fill-the-screen
+    /// follow-ups aside), in order.
+    package func expectVisible(as earlier: PagerState, after action: String, hint: String? = nil)
+        async throws
+    {
+        let ids = earlier.visible.compactMap { item -> Int? in
+            if case .row(let id) = item, !isFiller(id) { return id }
+            return nil
+        }
+        try await expectVisible(ids, after: action, hint: hint)
+    }
+
     /// Expects nothing the user sees to differ from `before`.
     package func expectUnchanged(since before: PagerState, after action: String, hint: String? = nil)
         async throws
