@@ -85,6 +85,8 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         /// Whether any trigger's work made a request from a task of its own (a spawned load,
         /// a debouncer's intermediate task): only such work ever needs a probe's rung.
         var spawnSeen = false
+        /// How many times a trigger was taken as blocked by assumption, the priorities spent.
+        var assumptions = 0
         var observations: [String] = []
     }
 
@@ -178,6 +180,11 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 + PriorityLadder.rungs.map(String.init).joined(separator: ", ") + " exist)"
         }
     }
+
+    /// How many times so far a trigger was taken as blocked by assumption (``SettleEvidence``'s
+    /// `assumed`: the priorities ran out) rather than by evidence. A search for findings stops a
+    /// schedule there: no verdict of its should rest on a guess.
+    package var assumptionCount: Int { state.withLock { $0.assumptions } }
 
     /// Whether trigger `number` has returned, and the error it threw, if any.
     package func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
@@ -561,6 +568,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 }
             } else if let probing = state.probing {
                 state.triggers[probing]?.evidence = .probed(request: number)
+                // Found waiting on untagged work: later triggers of this subject need a probe's
+                // rung too (see `nextTriggerUnobservable`).
+                if state.records.first(where: { $0.number == number })?.trigger == nil { state.spawnSeen = true }
             }
         }
     }
@@ -698,6 +708,12 @@ extension TimelineScheduler.State {
             {
                 spawned.append(record)
             }
+            // Loads made by work no trigger started (a long-running event loop created at init
+            // spawns them) carry no tag, and may park above the trigger's priority, so that its
+            // `await load.value` escalates nothing: an event loop's `sendAndWait` returns the
+            // load it started and awaits it (the eighth trial's view model ended every contract
+            // on the watchdog). A probe above them tells.
+            if spawned.isEmpty { spawned = parked.filter { $0.trigger == nil } }
             guard let target = spawned.last else {
                 triggers[number] = trigger
                 continue
@@ -709,6 +725,7 @@ extension TimelineScheduler.State {
                 probes.append(TimelineScheduler.Probe(trigger: number, task: task, priority: rung))
             } else {
                 trigger.evidence = .assumed(request: target.number)
+                assumptions += 1
                 observations.append(
                     "\"\(trigger.name)\" is assumed blocked on request #\(target.number): "
                         + (usesEscalation

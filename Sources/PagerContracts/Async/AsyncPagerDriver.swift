@@ -51,6 +51,7 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     }
 
     var triggerUnobservable: String? { scheduler.nextTriggerUnobservable }
+    var assumptionCount: Int { scheduler.assumptionCount }
     private var lastTrigger: Int?
 
     func isFollowUp(_ later: Int, of earlier: Int) -> Bool {

@@ -9,6 +9,7 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     var plannedAnswers: [Int] { [] }
     func stepSkipped() {}
     var triggerUnobservable: String? { nil }
+    var assumptionCount: Int { 0 }
 
     func takeNotes() -> [String] { [] }
     func isFollowUp(_ later: Int, of earlier: Int) -> Bool { true }

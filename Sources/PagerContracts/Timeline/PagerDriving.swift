@@ -15,6 +15,10 @@ protocol PagerDriving: AnyObject {
     /// `TimelineScheduler.nextTriggerUnobservable`); `nil` when it can.
     var triggerUnobservable: String? { get }
 
+    /// How many times so far a trigger was taken as blocked by assumption rather than by
+    /// evidence (async level, the task priorities spent); always 0 at the model level.
+    var assumptionCount: Int { get }
+
     /// Fires a trigger and returns what it started once the subject is settled.
     func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome
 
