@@ -35,6 +35,7 @@ extension BundledImplementations {
         ] + mutantQueues + appStyleQueues + secondTrialQueues + thirdTrialQueues + fifthTrialQueues
             + sixthTrialQueues
             + seventhTrialQueues
+            + eighthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -336,6 +337,22 @@ extension BundledImplementations {
                 // A retry is due 5 s after the answer, 16 of the explorer's clock steps (1/16 of
                 // the cap, for leases and timeouts) with a pass after them: deeper than a 24-step
                 // schedule reaches. Q9's fixed timeline moves the clock past the cap at once.
+                explorable: false),
+        ]
+    }
+
+    /// The eighth independent trial (see `EighthTrial/README.md`).
+    static var eighthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                PendingUploadsSyncAdapter.self, name: "PendingUploadsSync", kind: .mutant,
+                summary: "Eighth-trial @MainActor sync manager, one JSON file per upload, backoff waited "
+                    + "in place: a timed-out upload is marked failed for good.",
+                ledger: [.fails("Q2", because: "a timeout stops the task (needsAttention) instead of retrying it")],
+                // The explorer finds Q2 in 3 steps, but its 2,000 schedules of this main-actor
+                // queue, whose pass waits for backoff on the clock, took 140–470 s in a debug
+                // build (watchdog stalls; one run also reported a hang): a known limit, not yet
+                // fixed. `QueueExplorerTests` replays the finding's schedule instead.
                 explorable: false),
         ]
     }

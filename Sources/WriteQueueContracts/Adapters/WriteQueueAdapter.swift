@@ -51,7 +51,7 @@ import Foundation
 /// - **Q6 new action, new key**: two submits are two tasks with two keys.
 /// - **Q7 single sender**: two passes started together never send one task twice at once.
 /// - **Q8 capped backoff keeps identity**: retries wait (on the injected clock, or as a due time
-///   read through ``QueueEnvironment/now``) a positive, non-decreasing delay that reaches and
+///   read through ``QueueEnvironment/now``) a positive delay, growing, fixed or randomised, that
 ///   never exceeds the cap ``QueueCapabilities/backoff`` declares.
 /// - **Q9 other client errors by contract**: 4xx statuses follow the declared classification;
 ///   400 and 422 are always terminal.

@@ -9,7 +9,8 @@ import Foundation
 ///   update whose body was dropped).
 /// - Q6: two stored tasks never share a key.
 /// - Q2: a stored task's key and creation time never change (nor its body, unless the queue
-///   declares that it merges updates).
+///   declares that it merges updates); a task whose last request met an unknown outcome stays
+///   pending.
 /// - I7: the requests for one operation carry one key; a key never carries two bodies.
 /// - Q7: two requests with one key and body are never in flight from the same instant of the
 ///   kit's clock. (A lease that expires while a request is parked is the queue's timeout
@@ -38,6 +39,27 @@ extension QueueScheduleExecution {
         try checkResends(newSends)
         try checkRecords()
         try checkCustody(tasks)
+        try checkStoppedAfterUnknownOutcome(tasks)
+    }
+
+    /// Q2: a task whose last request met an unknown outcome (a 5xx, a timeout, a dropped
+    /// connection), and was not sent again since, stays pending: it is never stopped as if the
+    /// answer had been a rejection. (The eighth trial's queue marked a timed-out upload failed
+    /// for good; the fixed Q2 caught it, the explorer, judging only removed or completed tasks,
+    /// did not.)
+    private func checkStoppedAfterUnknownOutcome(_ tasks: [PersistedTask]) throws {
+        for task in tasks where task.status == .needsAttention {
+            guard let key = task.key,
+                let (identity, unknown) = unknownOutcome.first(where: { $0.key.key == key }),
+                !terminalAnswer.keys.contains(where: { $0.key == key })
+            else { continue }
+            let answer = harness.answered.first { $0.send.number == unknown.send }
+            let outcome = answer.map { $0.status.map { "a \($0)" } ?? "no answer (the request was lost)" } ?? "an unknown outcome"
+            throw fail(
+                "Q2", "Expected \(task.operationID) to stay pending after \(outcome) to send #\(unknown.send) (the outcome is unknown), but it is \(task.status.rawValue).",
+                expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
+                hint: "A timeout, a dropped connection or a 5xx is neither success nor a rejection: keep the task pending and retry it.")
+        }
     }
 
     /// Keys the storage shows for each operation's body (by operation ID or by body).

@@ -20,7 +20,7 @@ extension WriteQueueContract {
         if !merges {
             h.recorder.note(
                 "The queue does not merge updates (QueueCapabilities.coalescesUpdates): the order of "
-                    + "its two updates was not judged, only that the latest one was sent.")
+                    + "its two updates was not judged (both are sent, in any order), only that the latest one was sent.")
         }
         let latestSent = merges ? updates.last?.request.body == final.body : updates.contains { $0.request.body == final.body }
         guard latestSent else {
