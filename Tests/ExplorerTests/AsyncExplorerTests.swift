@@ -29,7 +29,7 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
         #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
         #expect(AsyncExplorableCase.mutants.count == 12)
-        #expect(AsyncExplorableCase.adopters.count == 14)
+        #expect(AsyncExplorableCase.adopters.count == 13)
         let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
         #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
     }

@@ -713,7 +713,8 @@ extension TimelineScheduler.State {
             // `await load.value` escalates nothing: an event loop's `sendAndWait` returns the
             // load it started and awaits it (the eighth trial's view model ended every contract
             // on the watchdog). A probe above them tells.
-            if spawned.isEmpty { spawned = parked.filter { $0.trigger == nil } }
+            let onlyUntagged = spawned.isEmpty
+            if onlyUntagged { spawned = parked.filter { $0.trigger == nil } }
             guard let target = spawned.last else {
                 triggers[number] = trigger
                 continue
@@ -723,6 +724,9 @@ extension TimelineScheduler.State {
             if usesEscalation, let rung = PriorityLadder.rung(above: floor) {
                 trigger.priority = rung
                 probes.append(TimelineScheduler.Probe(trigger: number, task: task, priority: rung))
+            } else if onlyUntagged {
+                // Nothing ties the trigger to those loads but a probe: with none left, no guess.
+                // It returns, parks or joins (an event), or the watchdog names it.
             } else {
                 trigger.evidence = .assumed(request: target.number)
                 assumptions += 1
