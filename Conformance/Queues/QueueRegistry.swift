@@ -36,6 +36,7 @@ extension BundledImplementations {
             + sixthTrialQueues
             + seventhTrialQueues
             + eighthTrialQueues
+            + ninthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -354,6 +355,16 @@ extension BundledImplementations {
                 // build (watchdog stalls; one run also reported a hang): a known limit, not yet
                 // fixed. `QueueExplorerTests` replays the finding's schedule instead.
                 explorable: false),
+        ]
+    }
+
+    static var ninthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                PlistCallbackOutboxAdapter.self, name: "PlistCallbackOutbox", kind: .mutant,
+                summary: "Ninth-trial pre-concurrency outbox on a serial DispatchQueue, a property list file "
+                    + "and a completion-handler client: every 4xx but 409 holds the task, 408 and 429 included.",
+                ledger: [.fails("Q9", because: "a 408 or 429 holds the task for a person instead of retrying it")]),
         ]
     }
 }

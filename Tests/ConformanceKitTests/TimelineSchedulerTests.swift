@@ -47,34 +47,41 @@ import Testing
         await scheduler.finish()
     }
 
-    /// Four triggers each park a load of their own, one rung above the last: 9, 17, 21, 25. A
-    /// subject that loads in its triggers' own tasks never needs a probe's rung, so a fifth
-    /// trigger, on the top rung, is still observable. When the first trigger spawned its load
-    /// instead, its probe spent a rung (17), two more triggers reach 25 too, and the rung a
-    /// further trigger's probe may need is gone.
+    /// The first trigger spawns its load (its probe raises it to 17); two more park loads of
+    /// their own, at 21 and 25. One rung is left, and a fourth trigger still starts on it: one
+    /// that parks in its own task is seen there, and one that spawns its load is settled by
+    /// assumption (no probe could find that load), whatever the runtime happened to show, so a
+    /// search replaying the same steps takes the same course.
     @Test(arguments: [false, true])
-    func theRungForAProbeIsKeptOnlyOnceASpawnedLoadWasSeen(spawnsFirst: Bool) async throws {
+    func aTriggerOnTheTopRungIsSeenUnlessItSpawnsItsLoad(spawnsOnTop: Bool) async throws {
         let scheduler = Scheduler()
         let first = scheduler.startTrigger("page 1") {
-            if spawnsFirst {
-                _ = try await Task { try await scheduler.park("page 1") }.value
-            } else {
-                _ = try await scheduler.park("page 1")
-            }
+            _ = try await Task { try await scheduler.park("page 1") }.value
         }
         await scheduler.settle()
-        #expect(scheduler.evidence(ofTrigger: first)?.request == 1)
-        for page in 2...(spawnsFirst ? 3 : 4) {
+        #expect(scheduler.evidence(ofTrigger: first) == .probed(request: 1))
+        for page in 2...3 {
             scheduler.startTrigger("page \(page)") { _ = try await scheduler.park("page \(page)") }
             await scheduler.settle()
         }
-        if spawnsFirst {
-            #expect(scheduler.nextTriggerUnobservable != nil)
+        #expect(scheduler.nextTriggerUnobservable == nil)
+        let top = scheduler.startTrigger("page 4") {
+            if spawnsOnTop {
+                _ = try await Task { try await scheduler.park("page 4") }.value
+            } else {
+                _ = try await scheduler.park("page 4")
+            }
+        }
+        await scheduler.settle()
+        if spawnsOnTop {
+            // Counted as an assumption even when the runtime showed the join (a load spawned
+            // there sometimes starts below its trigger's priority): the count decides a search's
+            // course, and it must not depend on that.
+            #expect(scheduler.evidence(ofTrigger: top)?.request == 4)
+            #expect(scheduler.assumptionCount == 1)
         } else {
-            #expect(scheduler.nextTriggerUnobservable == nil)
-            let fifth = scheduler.startTrigger("page 5") { _ = try await scheduler.park("page 5") }
-            await scheduler.settle()
-            #expect(scheduler.evidence(ofTrigger: fifth) == .parked(request: 5))
+            #expect(scheduler.evidence(ofTrigger: top) == .parked(request: 4))
+            #expect(scheduler.assumptionCount == 0)
         }
         await scheduler.finish()
     }

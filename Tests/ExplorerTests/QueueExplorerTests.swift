@@ -51,6 +51,7 @@ struct PastedQueueExplorerOutput {
         ("FreshKeyRetryOutbox", "Q2"),
         ("EagerDeleteOutbox", "Q1"),
         ("FileFifoOutbox", "Q1"),
+        ("PlistCallbackOutbox", "Q9"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.

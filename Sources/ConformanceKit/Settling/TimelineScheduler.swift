@@ -59,6 +59,11 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         var error: String?
         var evidence: SettleEvidence?
         var probedAt = -1
+        /// Whether it started on the top rung: a load it spawns and awaits could be found by no
+        /// probe, so such a load is settled by assumption whatever the runtime shows (a load
+        /// spawned there was sometimes seen joined and sometimes not, and a search must take the
+        /// same course on every replay).
+        var startedWithoutProbeRung = false
     }
 
     /// Everything the triggers, the requests and the timeline share, behind one lock.
@@ -82,9 +87,10 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         /// For each trigger, the parked request that work it spawned (an intermediate task, such
         /// as a debouncer's) joined: the trigger may wait on that work, so a probe can tell.
         var inheritedJoins: [Int: Int] = [:]
-        /// Whether any trigger's work made a request from a task of its own (a spawned load,
-        /// a debouncer's intermediate task): only such work ever needs a probe's rung.
-        var spawnSeen = false
+        /// Whether a trigger was found waiting on a load no trigger started (an event loop's):
+        /// only a probe ties a trigger to such a load, and without a rung for it the kit could
+        /// not even assume (see `nextTriggerUnobservable`).
+        var untaggedWaitSeen = false
         /// How many times a trigger was taken as blocked by assumption, the priorities spent.
         var assumptions = 0
         var observations: [String] = []
@@ -121,6 +127,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             let priority = PriorityLadder.startingRung(above: floor)
             var trigger = TriggerState(name: name, priority: priority)
             trigger.isCompletion = isCompletion
+            trigger.startedWithoutProbeRung = usesEscalation && PriorityLadder.rung(above: priority) == nil
             state.triggers[number] = trigger
             return (number, priority)
         }
@@ -149,18 +156,21 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         return number
     }
 
-    /// Why a trigger started now might not be observable, or `nil` when whatever it does
-    /// produces an event: it starts on a rung strictly above every parked task (so a join
-    /// escalates the parked task) and, once this subject was seen loading from a task its
-    /// trigger spawned, one rung is left above that (so a load it spawns and then awaits can
-    /// be found by a probe). A subject whose triggers load in their own task never needs that
-    /// rung, and keeps it for one more trigger.
+    /// Why a trigger started now might not be observable, or `nil` when what it does is seen
+    /// or, at worst, settled by an assumption the transcript names: it starts on a rung
+    /// strictly above every parked task, so a join escalates the parked task.
     ///
     /// Escalation only raises a task's priority and only five raw priorities exist, so every
     /// join of one parked load spends a rung: a load joined by four triggers in a row sits at
     /// the top rung, and a fifth trigger that joins it neither parks, returns nor escalates
     /// anything. The contracts' timelines stay far below that; a generated schedule can reach
     /// it, so the explorer asks before each trigger and skips the ones the kit could not see.
+    /// A trigger that spawns its load and awaits it needs a second rung, for the probe; with
+    /// none left it is settled by assumption, which the explorer undoes by replaying the
+    /// schedule without it (`ScheduleExecution.restart`), so it is not skipped in advance: a
+    /// trigger that returns at once or joins a load is still seen. Only once a trigger was
+    /// found waiting on a load no trigger started (an event loop's) is that second rung kept,
+    /// since no assumption covers it.
     /// Without escalation (older toolchains and OSes) a trigger is observable only while no
     /// async request is parked.
     package var nextTriggerUnobservable: String? {
@@ -171,9 +181,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 return "a request is parked and priority escalation is unavailable here, so a trigger that joins its load could not be seen"
             }
             let floor = parked.map(\.priority).max() ?? 0
-            // One rung for the trigger, and one for a probe when this subject's triggers
-            // were seen spawning the work that loads: only that work is ever probed.
-            guard PriorityLadder.rungsLeft(above: floor) < (state.spawnSeen ? 2 : 1) else { return nil }
+            // One rung for the trigger, and one for a probe once a trigger was found waiting on
+            // untagged work: nothing but a probe ties it to that work.
+            guard PriorityLadder.rungsLeft(above: floor) < (state.untaggedWaitSeen ? 2 : 1) else { return nil }
             let top = parked.filter { $0.priority == floor }.map { "#\($0.number)" }.joined(separator: ", ")
             return "request \(top) is parked at priority \(floor) after earlier joins and probes; "
                 + "a trigger that joined its load now could not be seen (only the raw priorities "
@@ -495,8 +505,17 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
                 parked: callback != nil, priority: priority, isCallback: callback != nil)
             record.taskIdentity = identity
-            if record.trigger != nil && !record.fromTriggerTask { state.spawnSeen = true }
             state.records.append(record)
+            if let trigger = record.trigger, !record.fromTriggerTask, callback == nil,
+                let owner = state.triggers[trigger], owner.startedWithoutProbeRung, !owner.isCompletion,
+                !owner.returned, owner.evidence?.request == nil
+            {
+                state.triggers[trigger]?.evidence = .assumed(request: number)
+                state.assumptions += 1
+                state.observations.append(
+                    "\"\(owner.name)\" is assumed blocked on request #\(number): it started on the top "
+                        + "task priority, so no probe could find a load it spawned")
+            }
             if let callback {
                 state.callbacks[number] = callback
                 state.parkedVersion += 1
@@ -553,7 +572,6 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                     // Work the trigger spawned (an intermediate task) joined the load: the
                     // trigger may be waiting on that work; a probe will tell.
                     state.inheritedJoins[tag.trigger] = number
-                    state.spawnSeen = true
                     // A probe that reached that work while it was still on its way to
                     // suspending on the load (it had escalated the load, not yet recorded its
                     // wait) stops there; the runtime passes the probe's priority on to the load
@@ -570,7 +588,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 state.triggers[probing]?.evidence = .probed(request: number)
                 // Found waiting on untagged work: later triggers of this subject need a probe's
                 // rung too (see `nextTriggerUnobservable`).
-                if state.records.first(where: { $0.number == number })?.trigger == nil { state.spawnSeen = true }
+                if state.records.first(where: { $0.number == number })?.trigger == nil { state.untaggedWaitSeen = true }
             }
         }
     }

@@ -65,7 +65,8 @@ public struct PagerCapabilities: Hashable, Sendable {
     /// Creates capabilities.
     /// - Parameters:
     ///   - pagination: Page numbers (default) or cursors.
-    ///   - triggers: Extra triggers: `.refresh`, `.fillScreen`.
+    ///   - triggers: Extra triggers: `.refresh` (pull to refresh), `.fillScreen` (loads pages
+    ///     until the screen is full) and `.appear` (the first load comes from an appear event).
     ///   - noProgressLimit: The P12 bound, 3 by default.
     ///   - loader: Async/await (default) or completion handlers, for the async level.
     ///   - changesQuery: `false` for a list without any query change (refresh only).

@@ -113,11 +113,23 @@ extension PagerSchedule {
         _ steps: [Step], against subject: ExplorationSubject, waits: TimelineRecorder? = nil
     ) async -> AnswerPlan {
         let plan = AnswerPlan()
-        let execution = await ScheduleExecution.make(subject, mode: .immediate, plan: plan, waits: waits)
+        var execution = await ScheduleExecution.make(subject, mode: .immediate, plan: plan, waits: waits)
         await execution.start()
+        var taken: [ScheduleExecution.TakenStep] = []
         for (index, step) in steps.enumerated() {
             waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (immediate, recording the answers to hand over)")
-            _ = try? await execution.apply(step)
+            do {
+                taken.append((step, try await execution.apply(step) ? .applied : .skipped))
+            } catch let unobserved as ScheduleExecution.NotApplicable where unobserved.byAssumption {
+                guard
+                    let fresh = await ScheduleExecution.restart(
+                        after: execution, subject: subject, mode: .immediate, plan: plan, waits: waits, replaying: taken)
+                else { break }
+                execution = fresh
+                taken.append((step, .unobserved))
+            } catch {
+                taken.append((step, .applied))
+            }
         }
         await execution.finish()
         return plan
@@ -175,9 +187,10 @@ extension PagerSchedule {
         waits: TimelineRecorder? = nil, throughFailures: Bool = false,
         step: (_ index: Int, _ started: [Range<Int>]) -> Step?
     ) async -> Replay {
-        let execution = await ScheduleExecution.make(subject, mode: mode, plan: plan, waits: waits)
+        var execution = await ScheduleExecution.make(subject, mode: mode, plan: plan, waits: waits)
         await execution.start()
         var replay = Replay(failure: nil, failingIndex: nil, applied: [])
+        var taken: [ScheduleExecution.TakenStep] = []
         for index in 0..<count {
             let first = execution.requests.count + 1
             guard let step = step(index, replay.started) else {
@@ -188,12 +201,30 @@ extension PagerSchedule {
             replay.steps.append(step)
             waits?.setWaiting(for: "the pager to handle step \(index + 1), \(step.swiftCode) (\(mode.map { "\($0)" } ?? "model"), replay)")
             do {
-                replay.applied.append(try await execution.apply(step))
+                let applied = try await execution.apply(step)
+                taken.append((step, applied ? .applied : .skipped))
+                replay.applied.append(applied)
                 replay.started.append(first..<(execution.requests.count + 1))
+            } catch let unobserved as ScheduleExecution.NotApplicable
+                where unobserved.byAssumption && replay.failure == nil
+            {
+                // Settled by assumption: on without that trigger, as the search went on.
+                guard
+                    let fresh = await ScheduleExecution.restart(
+                        after: execution, subject: subject, mode: mode, plan: plan, waits: waits, replaying: taken)
+                else {
+                    replay.notApplicable = unobserved.reason
+                    break
+                }
+                execution = fresh
+                taken.append((step, .unobserved))
+                replay.applied.append(false)
+                replay.started.append(first..<first)
             } catch let notApplicable as ScheduleExecution.NotApplicable {
                 replay.notApplicable = notApplicable.reason
                 break
             } catch {
+                taken.append((step, .applied))
                 replay.applied.append(true)
                 replay.started.append(first..<(execution.requests.count + 1))
                 if replay.failure == nil {
@@ -207,6 +238,8 @@ extension PagerSchedule {
             waits?.setWaiting(for: "the liveness check at the end of the schedule (\(mode.map { "\($0)" } ?? "model"), replay)")
             do {
                 try await execution.checkLiveness()
+            } catch let notApplicable as ScheduleExecution.NotApplicable {
+                replay.notApplicable = notApplicable.reason
             } catch {
                 replay.failure = ScheduleExecution.Failure(error)
                 replay.failingIndex = count == 0 ? nil : count - 1

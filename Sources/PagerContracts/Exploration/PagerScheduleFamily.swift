@@ -35,6 +35,9 @@ struct PagerScheduleFamily: ScheduleFamily {
             for step in prefix {
                 do {
                     try await execution.apply(step)
+                } catch is ScheduleExecution.NotApplicable {
+                    await execution.finish()
+                    return Self.unobservedLeaf(prefix)
                 } catch {
                     await execution.finish()
                     return Visit(failure: ScheduleExecution.Failure(error).key)
@@ -49,6 +52,9 @@ struct PagerScheduleFamily: ScheduleFamily {
                 waits.setWaiting(for: "the liveness check after an exhaustive prefix of \(prefix.count) steps")
                 do {
                     try await execution.checkLiveness()
+                } catch is ScheduleExecution.NotApplicable {
+                    await execution.finish()
+                    return Visit(fingerprint: fingerprint, next: next)
                 } catch {
                     await execution.finish()
                     return Visit(failure: ScheduleExecution.Failure(error).key)
@@ -63,6 +69,18 @@ struct PagerScheduleFamily: ScheduleFamily {
         } catch {
             return Visit(failure: .hang)
         }
+    }
+
+    /// A prefix that ended on a step settled by assumption: a leaf, judged up to that step,
+    /// whose fingerprint is the prefix's own, so that it never prunes a state reached by
+    /// evidence.
+    private static func unobservedLeaf(_ prefix: [PagerSchedule.Step])
+        -> DeepeningSearch<PagerSchedule.Step, ScheduleFailure>.Visit
+    {
+        var hasher = Hasher()
+        hasher.combine("settled by assumption")
+        hasher.combine(prefix)
+        return .init(fingerprint: hasher.finalize())
     }
 
     // MARK: - Shrinking and the report

@@ -64,6 +64,9 @@ final class ScheduleExecution {
     /// finding, the replay just ends.
     struct NotApplicable: Error {
         let reason: String
+        /// Whether the step was settled by assumption (the five task priorities were spent):
+        /// a search starts again without it (see ``restart(skipping:after:replaying:)``).
+        var byAssumption = false
     }
 
     /// A failed invariant, ready for the report.
@@ -185,6 +188,15 @@ final class ScheduleExecution {
             execution.shadowName = reference.name
         }
         return execution
+    }
+
+    /// Counts a trigger settled by assumption as taken and skipped, without running it: a
+    /// restart replays the schedule without it (see ``restart(after:subject:mode:plan:waits:replaying:)``).
+    /// - Parameter previous: The execution this one replaces, whose count of unobservable
+    ///   triggers (that one included) this one takes over.
+    func passUnobservedStep(countedBy previous: ScheduleExecution? = nil) {
+        stepsTaken += 1
+        if let previous { unobservableTriggers = previous.unobservableTriggers }
     }
 
     /// Ends the subject's work (answers what is open at the async level).
@@ -523,7 +535,8 @@ final class ScheduleExecution {
         guard driver.assumptionCount > count else { return }
         unobservableTriggers += 1
         throw NotApplicable(
-            reason: "a trigger was taken as blocked by assumption (the five task priorities were spent): the schedule ends there")
+            reason: "a trigger was taken as blocked by assumption (the five task priorities were spent): the schedule ends there",
+            byAssumption: true)
     }
 
     /// Whether the last trigger fired was rejected (the pager threw and started nothing).

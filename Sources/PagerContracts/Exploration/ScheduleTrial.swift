@@ -50,11 +50,13 @@ struct ScheduleTrial {
         log: StepLog?
     ) async -> Outcome {
         let generationMode: DeliveryMode? = mode == .alreadyAvailable ? .immediate : mode
-        let execution = await ScheduleExecution.make(subject, mode: generationMode, plan: plan, waits: waits)
+        var execution = await ScheduleExecution.make(subject, mode: generationMode, plan: plan, waits: waits)
         await execution.start()
+        var taken: [ScheduleExecution.TakenStep] = []
         var steps: [PagerSchedule.Step] = []
         var count = 0
         var hit: PagerExploration.Hit?
+        var endedByAssumption = false
         for _ in 0..<maxSteps {
             let step = ScheduleGenerator.randomStep(&random, for: execution)
             steps.append(step)
@@ -62,17 +64,34 @@ struct ScheduleTrial {
             count += 1
             waits?.setWaiting(for: "the pager to handle step \(steps.count), \(step.swiftCode) (\(generationMode.map { "\($0)" } ?? "model"))")
             do {
-                try await execution.apply(step)
+                taken.append((step, try await execution.apply(step) ? .applied : .skipped))
+            } catch let unobserved as ScheduleExecution.NotApplicable where unobserved.byAssumption {
+                // Settled by assumption: go on without that trigger, or end there.
+                guard
+                    let fresh = await ScheduleExecution.restart(
+                        after: execution, subject: subject, mode: generationMode, plan: plan, waits: waits,
+                        replaying: taken)
+                else {
+                    endedByAssumption = true
+                    break
+                }
+                execution = fresh
+                taken.append((step, .unobserved))
+            } catch is ScheduleExecution.NotApplicable {
+                endedByAssumption = true
+                break
             } catch {
                 hit = PagerExploration.Hit(
                     index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
                 break
             }
         }
-        if hit == nil {
+        if hit == nil, !endedByAssumption {
             waits?.setWaiting(for: "the liveness check at the end of the schedule (answering what is open, then a trigger)")
             do {
                 try await execution.checkLiveness()
+            } catch is ScheduleExecution.NotApplicable {
+                endedByAssumption = true
             } catch {
                 hit = PagerExploration.Hit(
                     index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
@@ -81,8 +100,8 @@ struct ScheduleTrial {
         waits?.setWaiting(for: "the subject's work to end (answering what is open)")
         await execution.finish()
         let unobservable = execution.unobservableTriggers
-        guard hit == nil, mode == .alreadyAvailable else {
-            return Outcome(steps: count, hit: hit, unobservableTriggers: unobservable)
+        guard hit == nil, !endedByAssumption, mode == .alreadyAvailable else {
+            return Outcome(steps: count, hit: hit, unobservableTriggers: unobservable, notApplicable: endedByAssumption)
         }
         log?.replaying(steps)
         let replay = await PagerSchedule.replay(steps, against: subject, mode: .alreadyAvailable, plan: plan, waits: waits)

@@ -15,7 +15,8 @@ import Foundation
 /// - Q7: two requests with one key and body are never in flight from the same instant of the
 ///   kit's clock. (A lease that expires while a request is parked is the queue's timeout
 ///   policy; the kit does not judge it.)
-/// - Q4, Q9: a request that met a terminal answer is never sent again.
+/// - Q4, Q9: a request that met a terminal answer is never sent again; a task whose request
+///   met a status declared retryable stays pending.
 /// - Q8: a pass that met an unknown outcome and then waited on the clock resends within the
 ///   declared cap.
 /// - I8: the server holds at most one record per operation.
@@ -40,6 +41,25 @@ extension QueueScheduleExecution {
         try checkRecords()
         try checkCustody(tasks)
         try checkStoppedAfterUnknownOutcome(tasks)
+        try checkStoppedAfterRetryableStatus(tasks)
+    }
+
+    /// Q9: a task whose last request met a client error the adapter declares retryable (a 408
+    /// or 429), and was not sent again since, stays pending for its retry after the backoff:
+    /// it is never stopped as if the status were final. (The ninth trial's completion-handler
+    /// queue treated every 4xx but 409 as final; the fixed Q9 caught it, the explorer, which
+    /// judged only resends after a final answer, did not.)
+    private func checkStoppedAfterRetryableStatus(_ tasks: [PersistedTask]) throws {
+        for task in tasks where task.status == .needsAttention {
+            guard let key = task.key,
+                let (identity, answer) = retryableAnswer.first(where: { $0.key.key == key }),
+                !terminalAnswer.keys.contains(where: { $0.key == key })
+            else { continue }
+            throw fail(
+                "Q9", "Expected \(task.operationID) to stay pending after a \(answer.status) to send #\(answer.send) (the adapter declares it retryable), but it is \(task.status.rawValue).",
+                expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
+                hint: "A status the server's API calls retryable (408, 429, …) is retried with the same key after the backoff; only a final 4xx such as 400 or 422 stops the task.")
+        }
     }
 
     /// Q2: a task whose last request met an unknown outcome (a 5xx, a timeout, a dropped

@@ -61,6 +61,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     var unknownOutcome: [Identity: (at: ManualClock.Instant, trigger: Int?, send: Int)] = [:]
     /// Requests that met a terminal answer, with the status and the send.
     var terminalAnswer: [Identity: (status: Int, send: Int)] = [:]
+    /// Requests whose last answer was a client error the adapter declares retryable (408, 429
+    /// by default), with the status and the send.
+    var retryableAnswer: [Identity: (status: Int, send: Int)] = [:]
     /// The identity each stored task (by operation ID) first showed.
     var storedIdentity: [String: StoredIdentity] = [:]
     /// When each trigger last had a request answered: a pass's wait on the clock starts no
@@ -187,6 +190,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             crashes += 1
             try await h.crash()
             unknownOutcome = [:]
+            retryableAnswer = [:]
             try await h.launch()
             try await h.settle()
         }
@@ -215,6 +219,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     private func note(_ status: Int?, to send: ParkedSend, at instant: ManualClock.Instant) {
         let identity = Identity(send.request)
         unknownOutcome[identity] = nil
+        retryableAnswer[identity] = nil
         lastAnswerAt[send.trigger] = instant
         lastAnsweredBody[send.request.body] = instant
         switch status {
@@ -226,6 +231,8 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             unknownOutcome[identity] = (instant, send.trigger, send.number)
         case let status? where isTerminal(status):
             terminalAnswer[identity] = (status, send.number)
+        case let status? where (400..<500).contains(status):
+            retryableAnswer[identity] = (status, send.number)
         default:
             break
         }

@@ -82,8 +82,10 @@ extension WriteQueueContract {
                     "Expected \(operation.id) to be retried after \(expectation.status), which the "
                         + "adapter declares retryable, but it was never sent again.",
                     expected: "a retry with the key of its first request", actual: "no retry",
-                    hint: "Declare only the statuses the queue really retries "
-                        + "(QueueCapabilities.retryableStatusCodes).")
+                    hint: "Retry every status the server's API calls retryable (408 and 429 unless it "
+                        + "says otherwise) with the same key after the backoff, and keep the task pending "
+                        + "meanwhile. QueueCapabilities.retryableStatusCodes states what the API says, "
+                        + "not what the code does: narrow it only if the API calls that status final.")
                 continue
             }
         }
