@@ -33,6 +33,10 @@ struct ExploreRow: Encodable {
     let inapplicableSchedules: Int
     /// Failures whose replay after shrinking passed: not reproducible, so not findings.
     let unreproducedFailures: Int
+    /// Exhaustive: the longest schedule length run in full (below the depth: the budget ran out).
+    let completeDepth: Int?
+    /// Exhaustive: the depth asked for.
+    let depth: Int?
     /// For a mutant: the failing contract of its ledger whose fixed timeline fails soonest.
     let fixedContract: String?
     /// Steps of that timeline up to its failing step.
@@ -58,6 +62,8 @@ struct ExploreRow: Encodable {
         steps = result.finding?.shrunkSteps
         originalSteps = result.finding?.originalSteps
         schedules = result.schedules
+        completeDepth = result.completeDepth
+        if case .exhaustive(let depth) = result.strategy { self.depth = depth } else { depth = nil }
         stepsExecuted = result.steps
         seconds = result.seconds
         secondsToFailure = result.secondsToFailure
@@ -103,6 +109,11 @@ struct ExploreRow: Encodable {
         }
         if unreproducedFailures > 0 {
             skipped.append("\(Self.count(unreproducedFailures, "failure")) whose replay passed")
+        }
+        if let depth, !found {
+            skipped.insert(
+                completeDepth.map { $0 >= depth ? "all of them" : "budget ran out: complete to depth \($0)" }
+                    ?? "budget ran out before any depth was complete", at: 0)
         }
         let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: ", ") + ")"
         guard found, let invariant, let invariantName, let steps else {

@@ -30,6 +30,8 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     package private(set) var explored = 0
     /// Steps executed over them.
     package private(set) var steps = 0
+    /// Whether a prefix was left out because `cap` prefixes had run: the round is incomplete.
+    package private(set) var refusedForCap = false
     private var seen: [Int: Int] = [:]
     /// Turns for other work on the cooperative pool: a model-level prefix never suspends.
     private var turns = CooperativeTurns()
@@ -61,24 +63,31 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
     ///   - budget: The most prefixes to run over all rounds, shared evenly between subtrees.
     ///   - parallelism: Workers per round.
     ///   - run: Runs a prefix of a subtree (its number, the prefix, the round's depth limit).
-    /// - Returns: The prefixes run, their steps, and the hit with its number in the search and
-    ///   its subtree.
+    /// - Returns: The prefixes run, their steps, the hit with its number in the search and its
+    ///   subtree, and the longest schedule length every subtree ran in full (`nil` when the
+    ///   budget cut even the first round short).
     package static func search(
         subtrees prefixes: [[Step]], depth: Int, budget: Int, parallelism: Int,
         run: @escaping @Sendable (_ subtree: Int, _ prefix: [Step], _ limit: Int) async -> Visit
-    ) async -> (explored: Int, steps: Int, hit: (index: Int, subtree: Int, steps: [Step], failure: Failure)?) {
+    ) async -> (
+        explored: Int, steps: Int, hit: (index: Int, subtree: Int, steps: [Step], failure: Failure)?,
+        completeDepth: Int?
+    ) {
         var explored = 0
         var steps = 0
+        var completeDepth: Int? = nil
         let shortest = prefixes.map(\.count).min() ?? 0
         for limit in shortest...max(shortest, depth) {
             let remaining = budget - explored
             guard remaining > 0 else { break }
             let cap = max(1, remaining / max(1, prefixes.count))
+            let capped = Locked(rawValue: false)
             let round = await ParallelSearch.firstHit(blocks: prefixes.count, parallelism: parallelism) { block in
                 var search = DeepeningSearch(cap: cap)
                 let hit = await search.search(below: prefixes[block], limit: limit) { prefix, limit in
                     await run(block, prefix, limit)
                 }
+                if search.refusedForCap { capped.withLock { $0 = true } }
                 return .init(
                     explored: search.explored, steps: search.steps,
                     hit: hit.map { (index: search.explored - 1, subtree: block, steps: $0.steps, failure: $0.failure) })
@@ -88,19 +97,25 @@ package struct DeepeningSearch<Step: Sendable, Failure: Sendable> {
                 // round's subtrees before its own.
                 return (
                     explored + round.explored, steps + round.steps,
-                    (explored + round.explored - 1, hit.subtree, hit.steps, hit.failure)
+                    (explored + round.explored - 1, hit.subtree, hit.steps, hit.failure), completeDepth
                 )
             }
             explored += round.explored
             steps += round.steps
+            // Every subtree ran every schedule of this length: nothing was cut by the budget.
+            guard !capped.rawValue else { break }
+            completeDepth = limit
         }
-        return (explored, steps, nil)
+        return (explored, steps, nil, completeDepth)
     }
 
     private mutating func visit(
         _ prefix: [Step], limit: Int, run: ([Step], Int) async -> Visit
     ) async -> (steps: [Step], failure: Failure)? {
-        guard explored < cap else { return nil }
+        guard explored < cap else {
+            refusedForCap = true
+            return nil
+        }
         explored += 1
         steps += prefix.count
         await turns.take()

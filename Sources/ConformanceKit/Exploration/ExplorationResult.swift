@@ -30,14 +30,20 @@ public struct ExplorationResult: Hashable, Sendable {
     /// loaded machine, say), so not findings and never a reason to stop; counted so they are
     /// never silent.
     public let unreproducedFailures: Int
+    /// A bounded exhaustive search: the longest schedule length it ran in full, every schedule
+    /// of that many steps or fewer (`nil` when the budget cut even the shortest ones short, and
+    /// for a random search). Below the strategy's depth, the budget ran out first.
+    public let completeDepth: Int?
 
     /// Creates a result.
     package init(
         subject: String, strategy: ExplorationStrategy, schedules: Int, steps: Int,
         findings: [ExplorationFinding], expected: Set<ContractID> = [], seconds: Double, secondsToFailure: Double?,
-        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproducedFailures: Int = 0
+        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproducedFailures: Int = 0,
+        completeDepth: Int? = nil
     ) {
         self.unreproducedFailures = unreproducedFailures
+        self.completeDepth = completeDepth
         self.findings = findings.enumerated().sorted { left, right in
             (left.element.tier == .required ? 0 : 1, left.offset) < (right.element.tier == .required ? 0 : 1, right.offset)
         }.map(\.element)
@@ -78,13 +84,21 @@ public struct ExplorationResult: Hashable, Sendable {
         let tail = notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")
         let unexpected = unexpectedFindings
         guard let first = unexpected.first else {
-            return "\(subject): no rule failed in \(schedules) schedules (\(strategy))\(skips)\(tail)"
+            return "\(subject): no rule failed in \(schedules) schedules (\(strategy)\(coverage))\(skips)\(tail)"
         }
         let others = unexpected.dropFirst().map(\.invariant.title)
         return "\(subject): \(first.invariant.title) failed"
             + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))")
             + " in \(schedules) schedules (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
             + tail
+    }
+
+    /// For an exhaustive search that found nothing, whether it ran every schedule up to its
+    /// depth: `; all of them`, or `; the budget ran out: complete to depth 3`.
+    private var coverage: String {
+        guard case .exhaustive(let depth) = strategy else { return "" }
+        guard let complete = completeDepth else { return "; the budget ran out before any depth was complete" }
+        return complete >= depth ? "; all of them" : "; the budget ran out: complete to depth \(complete)"
     }
 
     /// What was skipped, when anything was: `; skipped 12 unobservable triggers, 1 inapplicable schedule`.

@@ -45,7 +45,7 @@ package enum ScheduleExplorer {
             steps: search.steps, findings: findings, expected: options.expecting,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
             unobservableTriggers: search.unobservable, inapplicableSchedules: search.inapplicable,
-            unreproducedFailures: unreproduced)
+            unreproducedFailures: unreproduced, completeDepth: search.completeDepth)
     }
 
     /// What a search ran and found.
@@ -58,6 +58,8 @@ package enum ScheduleExplorer {
         /// Failures the same schedule, run again at once, did not show (a hang under a loaded
         /// machine): counted, never searched from.
         var unconfirmed = 0
+        /// Exhaustive: the longest schedule length the search ran in full.
+        var completeDepth: Int? = nil
     }
 
     /// Whether `hit` is a finding under `options` (a recommended rule's is not, with
@@ -186,7 +188,9 @@ package enum ScheduleExplorer {
         let hit = search.hit.map {
             ScheduleHit(index: $0.index, steps: $0.steps, failure: $0.failure, context: blocks[$0.subtree].context)
         }
-        return Search(explored: search.explored, steps: search.steps, hits: hit.map { [$0] }?.filter { counts($0, options) } ?? [])
+        return Search(
+            explored: search.explored, steps: search.steps, hits: hit.map { [$0] }?.filter { counts($0, options) } ?? [],
+            completeDepth: search.completeDepth)
     }
 
     private static func seconds(_ duration: Duration) -> Double {
