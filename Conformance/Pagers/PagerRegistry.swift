@@ -29,7 +29,7 @@ extension BundledImplementations {
             .asyncPager(
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
-        ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + pagerMutants
+        ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + pagerMutants
     }
 
     /// Pagers written the way apps write them by an author who had not read the kit, each at
@@ -107,6 +107,23 @@ extension BundledImplementations {
                     .fails("P3", because: "a page delivered again is taken for the next one of its topic"),
                     .fails("P4", because: "a late answer from an earlier visit to the same topic is accepted"),
                     .fails("P11", because: "an answer to a request made before the refresh is accepted"),
+                ]),
+        ]
+    }
+
+    /// The tenth independent trial: async pagers written by a helper that had not read the kit,
+    /// and adapted from the docs alone (see `Adopters/TenthTrial/README.md`).
+    static var tenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                CoalescingFeedAdapter.self, name: "CoalescingFeedViewModel", kind: .mutant,
+                summary: "A view model over an actor that coalesces page loads (a caller joins the load in "
+                    + "flight): cancelling on a query change leaves the old load in flight, so the new "
+                    + "query's first page joins the old query's request.",
+                ledger: [
+                    .fails("P4", because: "the new query's first load joins the old query's request and shows its rows"),
+                    .blocked("P5", by: "P4", because: "reaching a stale failure needs the new query's own request"),
+                    .blocked("P8", by: "P4", because: "reaching a stale cancellation needs the new query's own request"),
                 ]),
         ]
     }

@@ -28,7 +28,7 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         // The app-style pagers too (appear, fill the screen, debounce, serial queries, refresh only).
         let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
         #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
-        #expect(AsyncExplorableCase.mutants.count == 12)
+        #expect(AsyncExplorableCase.mutants.count == 13)
         #expect(AsyncExplorableCase.adopters.count == 13)
         let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
         #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)

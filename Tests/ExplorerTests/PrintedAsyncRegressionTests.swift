@@ -13,7 +13,7 @@ struct PastedAsyncExplorerOutput {
     // Shrunk from 2 to 2 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
     @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
-    func callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression() async {
+    func callbackControllerThatMarksLoadingAfterTheCallAdapterP2ExplorerRegression() async {
         let schedule: PagerSchedule = [
             .bottomReached,
             .deliver(request: 1, rows: [1]),
@@ -29,7 +29,7 @@ struct PastedAsyncExplorerOutput {
         // Shrunk from 2 to 2 steps. Needs `import Testing`,
         // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
         @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
-        func callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression() async {
+        func callbackControllerThatMarksLoadingAfterTheCallAdapterP2ExplorerRegression() async {
             let schedule: PagerSchedule = [
                 .bottomReached,
                 .deliver(request: 1, rows: [1]),
@@ -40,7 +40,7 @@ struct PastedAsyncExplorerOutput {
 
     @Test func printedAsyncRegressionFailsAgainstTheMutant() async {
         await withKnownIssue("the mutant drops a page that is already available when its load starts") {
-            await PastedAsyncExplorerOutput().callbackControllerThatMarksLoadingAfterTheCallAdapterExplorerRegression()
+            await PastedAsyncExplorerOutput().callbackControllerThatMarksLoadingAfterTheCallAdapterP2ExplorerRegression()
         } matching: { issue in
             let text = String(describing: issue)
             return text.contains("(invariant I3 the visible list equals the accepted pages' items, de-duplicated, in server order): Expected")

@@ -13,7 +13,7 @@ struct PastedExplorerOutput {
     // Shrunk from 12 to 3 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares PagerThatShowsStaleFailures (BundledImplementations).
     @Test("PagerThatShowsStaleFailures: P8 cancellation is not proof (explorer regression)")
-    func pagerThatShowsStaleFailuresExplorerRegression() async {
+    func pagerThatShowsStaleFailuresP8ExplorerRegression() async {
         let schedule: PagerSchedule = [
             .bottomReached,
             .changeQuery,
@@ -30,7 +30,7 @@ struct PastedExplorerOutput {
         // Shrunk from 12 to 3 steps. Needs `import Testing`,
         // `import ConformanceTesting` and the module that declares PagerThatShowsStaleFailures (BundledImplementations).
         @Test("PagerThatShowsStaleFailures: P8 cancellation is not proof (explorer regression)")
-        func pagerThatShowsStaleFailuresExplorerRegression() async {
+        func pagerThatShowsStaleFailuresP8ExplorerRegression() async {
             let schedule: PagerSchedule = [
                 .bottomReached,
                 .changeQuery,
@@ -42,7 +42,7 @@ struct PastedExplorerOutput {
 
     @Test func printedRegressionFailsAgainstTheMutant() async {
         await withKnownIssue("the mutant shows an old query's cancellation error as an error") {
-            await PastedExplorerOutput().pagerThatShowsStaleFailuresExplorerRegression()
+            await PastedExplorerOutput().pagerThatShowsStaleFailuresP8ExplorerRegression()
         } matching: { issue in
             String(describing: issue).contains("(invariant I4 nothing from a non-current query ever becomes visible): Expected")
         }

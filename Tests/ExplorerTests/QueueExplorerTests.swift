@@ -12,7 +12,7 @@ struct PastedQueueExplorerOutput {
     // Shrunk from 11 to 3 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares QueueWithoutSendLease (BundledImplementations).
     @Test("QueueWithoutSendLease: Q7 single sender (explorer regression)")
-    func queueWithoutSendLeaseExplorerRegression() async {
+    func queueWithoutSendLeaseQ7ExplorerRegression() async {
         let schedule: QueueSchedule = [
             .submit,
             .sendingPass,
@@ -157,7 +157,7 @@ struct PastedQueueExplorerOutput {
 
     @Test func printedQueueRegressionFailsAgainstTheMutant() async {
         await withKnownIssue("the mutant takes no send lease") {
-            await PastedQueueExplorerOutput().queueWithoutSendLeaseExplorerRegression()
+            await PastedQueueExplorerOutput().queueWithoutSendLeaseQ7ExplorerRegression()
         } matching: { issue in
             String(describing: issue).contains("Q7 single sender: Expected at most one request for op-1 in flight")
         }

@@ -31,7 +31,11 @@ package enum RegressionTestSource {
         strictTier: ContractTier? = nil
     ) -> String {
         let arguments = checkArguments + (strictTier == .recommended ? ", options: RunOptions(strict: true)" : "")
-        let function = name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
+        // Named by the rule too: one exploration can print a test per broken rule, and they
+        // must paste into one file side by side.
+        let function =
+            name.prefix(1).lowercased() + name.dropFirst().filter { $0.isLetter || $0.isNumber }
+            + invariant.id.rawValue.filter { $0.isLetter || $0.isNumber }
         // Spelled in two parts so no line of this library's source starts with the attribute:
         // the printed text is a test for the user's target, not one declared here.
         let testAttribute = "@" + "Test"

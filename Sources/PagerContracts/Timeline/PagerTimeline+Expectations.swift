@@ -137,6 +137,17 @@ extension PagerTimeline {
             hint: hint)
     }
 
+    /// Expects none of `ids` (rows only an earlier query's answer holds) to be visible.
+    package func expectNotVisible(_ ids: [Int], after action: String, hint: String? = nil) async throws {
+        let now = await state()
+        let shown = ids.filter { now.visible.contains(.row($0)) }
+        guard !shown.isEmpty else { return }
+        let list = "[" + shown.map(String.init).joined(separator: ", ") + "]"
+        throw violation(
+            "Expected nothing from an earlier query to become visible after \(action), but \(list) did.",
+            expected: "visible: none of \(list)", actual: "visible: \(now.visibleList)", hint: hint)
+    }
+
     /// Expects the visible items to be those `earlier` showed (rows of fill-the-screen
     /// follow-ups aside), in order.
     package func expectVisible(as earlier: PagerState, after action: String, hint: String? = nil)
@@ -220,6 +231,17 @@ extension PagerTimeline {
             for stale in open {
                 resumed += try await deliver(
                     stale, rows: [stale.number * 1_000 + 1], hasMore: false)
+            }
+            // Waiting for the old request is a conforming variation; showing its answer is not.
+            // (Unchecked, a pager whose new query joined the old query's in-flight load showed
+            // the old rows and then failed on "started none", with a hint about a flag.)
+            try await setup("P4") {
+                try await expectNotVisible(
+                    open.map { $0.number * 1_000 + 1 },
+                    after: "the earlier request's answer arrived while \(action) waited for it",
+                    hint: "A query change or refresh that waits for the earlier request must still drop "
+                        + "that request's answer: compare the answer's ticket with the current one before "
+                        + "writing anything, and do not hand the old query's in-flight load to the new one.")
             }
             if !resumed.isEmpty {
                 return try expectOneRequest(
