@@ -50,16 +50,25 @@ extension QueueScheduleExecution {
     /// queue treated every 4xx but 409 as final; the fixed Q9 caught it, the explorer, which
     /// judged only resends after a final answer, did not.)
     private func checkStoppedAfterRetryableStatus(_ tasks: [PersistedTask]) throws {
+        guard let (task, identity, answer) = stoppedTask(in: tasks, after: retryableAnswer) else { return }
+        throw fail(
+            "Q9", "Expected \(task.operationID) to stay pending after a \(answer.status) to send #\(answer.send) (the adapter declares it retryable), but it is \(task.status.rawValue).",
+            expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
+            hint: "A status the server's API calls retryable (408, 429, …) is retried with the same key after the backoff; only a final 4xx such as 400 or 422 stops the task.")
+    }
+
+    /// The first stored task stopped for a person (`needsAttention`) although the last request
+    /// with its key met an answer `answers` holds, and none with its key met a final one.
+    private func stoppedTask<Answer>(in tasks: [PersistedTask], after answers: [Identity: Answer])
+        -> (task: PersistedTask, identity: Identity, answer: Answer)?
+    {
         for task in tasks where task.status == .needsAttention {
-            guard let key = task.key,
-                let (identity, answer) = retryableAnswer.first(where: { $0.key.key == key }),
+            guard let key = task.key, let (identity, answer) = answers.first(where: { $0.key.key == key }),
                 !terminalAnswer.keys.contains(where: { $0.key == key })
             else { continue }
-            throw fail(
-                "Q9", "Expected \(task.operationID) to stay pending after a \(answer.status) to send #\(answer.send) (the adapter declares it retryable), but it is \(task.status.rawValue).",
-                expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
-                hint: "A status the server's API calls retryable (408, 429, …) is retried with the same key after the backoff; only a final 4xx such as 400 or 422 stops the task.")
+            return (task, identity, answer)
         }
+        return nil
     }
 
     /// Q2: a task whose last request met an unknown outcome (a 5xx, a timeout, a dropped
@@ -68,18 +77,13 @@ extension QueueScheduleExecution {
     /// for good; the fixed Q2 caught it, the explorer, judging only removed or completed tasks,
     /// did not.)
     private func checkStoppedAfterUnknownOutcome(_ tasks: [PersistedTask]) throws {
-        for task in tasks where task.status == .needsAttention {
-            guard let key = task.key,
-                let (identity, unknown) = unknownOutcome.first(where: { $0.key.key == key }),
-                !terminalAnswer.keys.contains(where: { $0.key == key })
-            else { continue }
-            let answer = harness.answered.first { $0.send.number == unknown.send }
-            let outcome = answer.map { $0.status.map { "a \($0)" } ?? "no answer (the request was lost)" } ?? "an unknown outcome"
-            throw fail(
-                "Q2", "Expected \(task.operationID) to stay pending after \(outcome) to send #\(unknown.send) (the outcome is unknown), but it is \(task.status.rawValue).",
-                expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
-                hint: "A timeout, a dropped connection or a 5xx is neither success nor a rejection: keep the task pending and retry it.")
-        }
+        guard let (task, identity, unknown) = stoppedTask(in: tasks, after: unknownOutcome) else { return }
+        let answer = harness.answered.first { $0.send.number == unknown.send }
+        let outcome = answer.map { $0.status.map { "a \($0)" } ?? "no answer (the request was lost)" } ?? "an unknown outcome"
+        throw fail(
+            "Q2", "Expected \(task.operationID) to stay pending after \(outcome) to send #\(unknown.send) (the outcome is unknown), but it is \(task.status.rawValue).",
+            expected: "\(task.operationID) pending, key \(harness.short(identity.key))", actual: task.description,
+            hint: "A timeout, a dropped connection or a 5xx is neither success nor a rejection: keep the task pending and retry it.")
     }
 
     /// Keys the storage shows for each operation's body (by operation ID or by body).
