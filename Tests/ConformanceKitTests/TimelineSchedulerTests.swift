@@ -47,6 +47,49 @@ import Testing
         await scheduler.finish()
     }
 
+    /// An event loop's shape: work no trigger started (created on the lowest priority, as the
+    /// drivers create adapters) makes the loads, and the trigger awaits the load the loop
+    /// handed it, here before the load reaches the source (the load waits for that await's
+    /// escalation before it goes on). The load parks already raised, so no escalation handler
+    /// of the kit's saw the await: the load's raised priority, which only this trigger holds,
+    /// is the evidence, and no probe rung is spent. Before, the trigger was probed (a rung), or
+    /// started on the loop's own rung and was never seen at all.
+    @Test func aLoadRaisedBeforeItParksNamesTheOneTriggerOnItsPriority() async throws {
+        #if compiler(>=6.2)
+            guard #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) else { return }
+            let scheduler = Scheduler()
+            let shared = SharedLoad()
+            let gate = Gate()
+            // Waited for through a continuation: `loop.value` would raise the loop's priority.
+            await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+                Task.detached(priority: TaskPriority(rawValue: 9)) {
+                    // The loop's first load, at init: untagged work has made a request.
+                    async let warmUp = scheduler.park("warm-up")
+                    await scheduler.waitUntilRequestCount(1)
+                    #expect(scheduler.answer(1, with: .success(0)))
+                    _ = try? await warmUp
+                    let load = Task {
+                        await withTaskPriorityEscalationHandler {
+                            await gate.wait()
+                        } onPriorityEscalated: { _, _ in
+                            gate.open()
+                        }
+                        return try await scheduler.park("page 1")
+                    }
+                    await shared.set(load)
+                    started.resume()
+                }
+            }
+            let trigger = scheduler.startTrigger("event") { _ = try await shared.load?.value }
+            // On the loop's rung its await would raise nothing, and this test would wait forever.
+            try #require(scheduler.priority(ofTrigger: trigger) ?? 0 > 9)
+            await scheduler.settle()
+            #expect(scheduler.evidence(ofTrigger: trigger) == .raisedBeforeParking(request: 2))
+            #expect(scheduler.priority(ofTrigger: trigger) == 17)
+            await scheduler.finish()
+        #endif
+    }
+
     /// The first trigger spawns its load (its probe raises it to 17); two more park loads of
     /// their own, at 21 and 25. One rung is left, and a fourth trigger still starts on it: one
     /// that parks in its own task is seen there, and one that spawns its load is settled by

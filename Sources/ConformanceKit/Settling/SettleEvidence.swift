@@ -11,6 +11,10 @@ package enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
     /// The kit raised the trigger's priority and the escalation reached this parked request:
     /// the trigger waits on it.
     case probed(request: Int)
+    /// A load no trigger started (an event loop's) parked already raised to the trigger's
+    /// priority, which no other pending trigger holds: the trigger's work awaited it before it
+    /// reached the source.
+    case raisedBeforeParking(request: Int)
     /// The trigger waits in the kit's completion-handler wrapper after the subject's
     /// synchronous call returned.
     case callback
@@ -21,7 +25,7 @@ package enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
     /// The request the evidence depends on; the evidence lapses when it is answered.
     package var request: Int? {
         switch self {
-        case .parked(let id), .joined(let id), .probed(let id), .assumed(let id): id
+        case .parked(let id), .joined(let id), .probed(let id), .raisedBeforeParking(let id), .assumed(let id): id
         case .callback: nil
         }
     }
@@ -31,6 +35,7 @@ package enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
         case .parked(let id): "parked on request #\(id)"
         case .joined(let id): "joined the load parked on request #\(id)"
         case .probed(let id): "waits on request #\(id) (found by a priority probe)"
+        case .raisedBeforeParking(let id): "waits on request #\(id) (it raised that load to its priority before the load parked)"
         case .callback: "waits for a completion handler"
         case .assumed(let id): "assumed blocked on request #\(id) (priority ladder exhausted)"
         }

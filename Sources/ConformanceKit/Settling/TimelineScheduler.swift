@@ -14,10 +14,15 @@ import Foundation
 ///
 /// Rules it follows (measured on the kit's machine, see the design notes):
 /// - a request is registered before it parks; a registered, unparked request means "not settled";
-/// - a new trigger starts one priority rung above every parked task, so that a later join
-///   escalates the parked task and the escalation handler names the joiner;
+/// - a new trigger starts one priority rung above every parked task (and above the lowest rung,
+///   where the subject's own untagged work runs, once that work made a request), so that a later
+///   join escalates the parked task and the escalation handler names the joiner;
+/// - an untagged load that parks already raised to the priority of exactly one pending trigger
+///   is awaited by that trigger's work (the await came before the load reached the source);
 /// - a pending trigger without evidence is probed by raising its priority above every parked
-///   task; if the escalation reaches a parked request inside that call, the trigger waits on it;
+///   task; if the escalation reaches a parked request inside that call, the trigger waits on it
+///   (before a probe against untagged loads, the main queue is drained once, so a trigger on its
+///   way to awaiting its load gets there first);
 /// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
 ///   and the transcript says so.
 package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Sendable {
@@ -41,6 +46,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         fileprivate let isCallback: Bool
         /// The identity of the task that made it.
         fileprivate var taskIdentity: Int? = nil
+        /// Whether its task ran above the priority it was created with when it registered: a
+        /// task awaited it before it reached the source, so no escalation handler saw who.
+        fileprivate var raisedBeforeParking = false
     }
 
     fileprivate struct TriggerState {
@@ -64,6 +72,8 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         /// spawned there was sometimes seen joined and sometimes not, and a search must take the
         /// same course on every replay).
         var startedWithoutProbeRung = false
+        /// How many requests had registered when it started.
+        var requestsBeforeStart = 0
     }
 
     /// Everything the triggers, the requests and the timeline share, behind one lock.
@@ -91,6 +101,15 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         /// only a probe ties a trigger to such a load, and without a rung for it the kit could
         /// not even assume (see `nextTriggerUnobservable`).
         var untaggedWaitSeen = false
+        /// Whether work no trigger started (an event loop the subject created at init, which
+        /// the drivers create on the lowest rung) made a request: a trigger then starts above
+        /// that rung, so that its await of such a load escalates it.
+        var untaggedWorkSeen = false
+        /// The `parkedVersion` at which settling last drained the main queue before probing a
+        /// trigger against untagged loads.
+        var mainQueueDrainedAt = -1
+        /// Set by `evaluate` when a probe against untagged loads waits for that drain.
+        var needsMainQueueDrain = false
         /// How many times a trigger was taken as blocked by assumption, the priorities spent.
         var assumptions = 0
         var observations: [String] = []
@@ -123,9 +142,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         let (number, priority) = state.withLock { state in
             let number = state.nextTrigger
             state.nextTrigger += 1
-            let floor = state.records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
-            let priority = PriorityLadder.startingRung(above: floor)
+            let priority = PriorityLadder.startingRung(above: state.triggerFloor)
             var trigger = TriggerState(name: name, priority: priority)
+            trigger.requestsBeforeStart = state.records.count
             trigger.isCompletion = isCompletion
             trigger.startedWithoutProbeRung = usesEscalation && PriorityLadder.rung(above: priority) == nil
             state.triggers[number] = trigger
@@ -180,7 +199,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             guard usesEscalation else {
                 return "a request is parked and priority escalation is unavailable here, so a trigger that joins its load could not be seen"
             }
-            let floor = parked.map(\.priority).max() ?? 0
+            let floor = state.triggerFloor
             // One rung for the trigger, and one for a probe once a trigger was found waiting on
             // untagged work: nothing but a probe ties it to that work.
             guard PriorityLadder.rungsLeft(above: floor) < (state.untaggedWaitSeen ? 2 : 1) else { return nil }
@@ -199,6 +218,11 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// Whether trigger `number` has returned, and the error it threw, if any.
     package func outcome(ofTrigger number: Int) -> (returned: Bool, error: String?) {
         state.withLock { ($0.triggers[number]?.returned ?? false, $0.triggers[number]?.error) }
+    }
+
+    /// The raw task priority trigger `number` runs at now (its rung, or a probe's).
+    package func priority(ofTrigger number: Int) -> UInt8? {
+        state.withLock { $0.triggers[number]?.priority }
     }
 
     /// The evidence that trigger `number` is blocked, if it has any now.
@@ -373,6 +397,15 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 for probe in probes { run(probe) }
                 continue
             }
+            let drainAt: Int? = state.withLock { state in
+                defer { state.needsMainQueueDrain = false }
+                return state.needsMainQueueDrain ? state.parkedVersion : nil
+            }
+            if let drainAt {
+                await drainMainQueue()
+                update { $0.mainQueueDrainedAt = drainAt }
+                continue
+            }
             await waitForChange(from: seen)
         }
     }
@@ -462,8 +495,12 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         let tag = TriggerTag.current
         let identity = currentTaskIdentity()
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
+        let base = Task.basePriority.map { UInt8(truncatingIfNeeded: $0.rawValue) } ?? priority
         let number = recordRegistration(
             request, tag: tag, identity: identity, priority: priority, callback: callback)
+        if priority > base, callback == nil {
+            state.withLock { $0.records[number - 1].raisedBeforeParking = true }
+        }
         let provider = state.withLock { state in
             callback == nil || state.preAnswersCallbacks ? state.preAnswerProvider : nil
         }
@@ -506,6 +543,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 parked: callback != nil, priority: priority, isCallback: callback != nil)
             record.taskIdentity = identity
             state.records.append(record)
+            if tag == nil && callback == nil { state.untaggedWorkSeen = true }
             if let trigger = record.trigger, !record.fromTriggerTask, callback == nil,
                 let owner = state.triggers[trigger], owner.startedWithoutProbeRung, !owner.isCompletion,
                 !owner.returned, owner.evidence?.request == nil
@@ -643,6 +681,13 @@ extension TimelineScheduler.State {
         }
     }
 
+    /// The priority a new trigger starts strictly above: every parked task's, and the lowest
+    /// rung once untagged work made a request (see `untaggedWorkSeen`).
+    var triggerFloor: UInt8 {
+        let parked = records.filter { $0.parked && !$0.isCallback }.map(\.priority).max() ?? 0
+        return untaggedWorkSeen ? max(parked, PriorityLadder.rungs[0]) : parked
+    }
+
     /// The open parked request that the task which made request `number` made after it, if any.
     func nextParking(after number: Int) -> Int? {
         guard let identity = records.first(where: { $0.number == number })?.taskIdentity else {
@@ -670,6 +715,7 @@ extension TimelineScheduler.State {
         usesEscalation: Bool
     ) -> (seen: Int, done: Bool, probes: [TimelineScheduler.Probe]) {
         let seen = version + 1
+        needsMainQueueDrain = false
         if records.contains(where: { !$0.parked && $0.answers == 0 && !$0.isCallback }) {
             return (seen, false, [])
         }
@@ -731,9 +777,39 @@ extension TimelineScheduler.State {
             // `await load.value` escalates nothing: an event loop's `sendAndWait` returns the
             // load it started and awaits it (the eighth trial's view model ended every contract
             // on the watchdog). A probe above them tells.
+            // Only those it could await without escalating them: made after it started (the
+            // loop's answer to its event: a join of a task not yet running is not always seen
+            // by the runtime's escalation, measured), or at its priority or above. A load
+            // parked below it before it started escalates by itself if the trigger joins it.
             let onlyUntagged = spawned.isEmpty
-            if onlyUntagged { spawned = parked.filter { $0.trigger == nil } }
+            if onlyUntagged {
+                spawned = parked.filter {
+                    $0.trigger == nil
+                        && ($0.number > trigger.requestsBeforeStart || $0.priority >= trigger.priority)
+                }
+            }
             guard let target = spawned.last else {
+                triggers[number] = trigger
+                continue
+            }
+            // An untagged load raised to exactly this trigger's priority before it parked (the
+            // trigger awaited it at once, before its task reached the source) is awaited by
+            // this trigger's work: only tasks of a trigger run on its rung, and no other
+            // pending trigger is on it. The evidence costs no probe rung (an event loop's
+            // `sendAndWait` spent two rungs per event, and a fifth event found none).
+            if onlyUntagged,
+                let early = spawned.last(where: { $0.raisedBeforeParking && $0.priority == trigger.priority }),
+                !triggers.contains(where: { $0.key != number && !$0.value.returned && $0.value.priority == trigger.priority })
+            {
+                trigger.evidence = .raisedBeforeParking(request: early.number)
+                triggers[number] = trigger
+                continue
+            }
+            // A probe spends a rung for good. The loop and the trigger usually take turns on the
+            // main actor: let what is queued there run first, so a trigger about to await its
+            // load does (an event) before a probe is spent on it.
+            if onlyUntagged && mainQueueDrainedAt != parkedVersion {
+                needsMainQueueDrain = true
                 triggers[number] = trigger
                 continue
             }

@@ -47,7 +47,21 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
                     Adapter.capabilities.loader == .completionHandlerMayCallBackSynchronously
             ) { number, load in plan.answer(for: number, load: load) }
         }
-        adapter = await Adapter(source: PageSource(scheduler: scheduler))
+        adapter = await Self.makeSubject(source: PageSource(scheduler: scheduler))
+    }
+
+    /// Creates the adapter on the lowest task priority and waits for it without raising that
+    /// priority (a continuation, not `Task.value`), so work the subject starts at init (an event
+    /// loop reading an `AsyncStream`) and the loads that work spawns run below every trigger: a
+    /// trigger's `await load.value` then escalates the load, which names the trigger. Created at
+    /// the test's priority instead, the eighth trial's event-loop view model parked its loads
+    /// above the first triggers, and every trigger after the second ran out of priorities.
+    private static func makeSubject(source: PageSource) async -> Adapter {
+        await withCheckedContinuation { continuation in
+            Task.detached(priority: TaskPriority(rawValue: PriorityLadder.rungs[0])) {
+                continuation.resume(returning: await Adapter(source: source))
+            }
+        }
     }
 
     var triggerUnobservable: String? { scheduler.nextTriggerUnobservable }
