@@ -13,7 +13,11 @@ package enum SettleEvidence: Hashable, Sendable, CustomStringConvertible {
     case probed(request: Int)
     /// A load no trigger started (an event loop's) parked already raised to the trigger's
     /// priority, which no other pending trigger holds: the trigger's work awaited it before it
-    /// reached the source.
+    /// reached the source. Weaker than ``joined(request:)``: it shows that a task on the
+    /// trigger's priority awaits the load (the trigger's own, or one it started and awaits),
+    /// not which; a trigger that started such a task without awaiting it and went on computing
+    /// would be taken as blocked. Only untagged loads count, so a trigger's own spawned work is
+    /// still probed.
     case raisedBeforeParking(request: Int)
     /// The trigger waits in the kit's completion-handler wrapper after the subject's
     /// synchronous call returned.
