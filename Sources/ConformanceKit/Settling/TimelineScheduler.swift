@@ -606,6 +606,11 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 guard let joiner = state.triggers[tag.trigger], !joiner.returned else { return }
                 if joiner.identity == identity {
                     state.triggers[tag.trigger]?.evidence = .joined(request: number)
+                    // An event loop's load: the next one may take its escalation before it
+                    // parks, unseen, and need a probe (see `nextTriggerUnobservable`).
+                    if state.records.first(where: { $0.number == number })?.trigger == nil {
+                        state.untaggedWaitSeen = true
+                    }
                 } else {
                     // Work the trigger spawned (an intermediate task) joined the load: the
                     // trigger may be waiting on that work; a probe will tell.
@@ -802,6 +807,7 @@ extension TimelineScheduler.State {
                 !triggers.contains(where: { $0.key != number && !$0.value.returned && $0.value.priority == trigger.priority })
             {
                 trigger.evidence = .raisedBeforeParking(request: early.number)
+                untaggedWaitSeen = true
                 triggers[number] = trigger
                 continue
             }
