@@ -686,6 +686,17 @@ extension TimelineScheduler.State {
         }
     }
 
+    /// Whether `trigger`'s own task is shown waiting on an open request other than `number`
+    /// (parked, joined, probed or raised evidence), or in a completion-handler wrapper.
+    func isWaitingElsewhere(_ trigger: TimelineScheduler.TriggerState, than number: Int) -> Bool {
+        switch trigger.evidence {
+        case .callback: true
+        case .parked(let request), .joined(let request), .probed(let request), .raisedBeforeParking(let request):
+            request != number && isOpenParked(request)
+        case .assumed, nil: false
+        }
+    }
+
     /// The priority a new trigger starts strictly above: every parked task's, and the lowest
     /// rung once untagged work made a request (see `untaggedWorkSeen`).
     var triggerFloor: UInt8 {
@@ -802,9 +813,14 @@ extension TimelineScheduler.State {
             // this trigger's work: only tasks of a trigger run on its rung, and no other
             // pending trigger is on it. The evidence costs no probe rung (an event loop's
             // `sendAndWait` spent two rungs per event, and a fifth event found none).
+            // A trigger on the same rung whose own task is shown waiting on another request
+            // (one task awaits one thing at a time) did not raise it.
             if onlyUntagged,
                 let early = spawned.last(where: { $0.raisedBeforeParking && $0.priority == trigger.priority }),
-                !triggers.contains(where: { $0.key != number && !$0.value.returned && $0.value.priority == trigger.priority })
+                !triggers.contains(where: { other in
+                    other.key != number && !other.value.returned && other.value.priority == trigger.priority
+                        && !isWaitingElsewhere(other.value, than: early.number)
+                })
             {
                 trigger.evidence = .raisedBeforeParking(request: early.number)
                 untaggedWaitSeen = true
