@@ -1,3 +1,4 @@
+@testable import BundledImplementations
 import ConformanceKit
 import ConformanceTesting
 import Testing
@@ -25,6 +26,18 @@ import Testing
         #expect(report.outcome == .passed, "\(report.fullText)")
         #expect(report.transcript.entries.dropFirst().first?.text.hasPrefix("the list appeared → request #1") == true, "\(report.fullText)")
         #expect(report.transcript.entries.dropFirst().first?.text.contains("; query changed to B → request #2") == true, "\(report.fullText)")
+    }
+
+    /// Its steps say `.bottomReached` where its transcript says "the list appeared": the
+    /// printed test says why (the eleventh trial read it as a mistake).
+    @Test func aPrintedRegressionOfAListThatLoadsOnAppearSaysItAppearsAtTheFirstStep() async throws {
+        let result = await PagerExploration.explore(
+            LegacyScrollControllerAdapter.self,
+            options: ExplorationOptions(strategy: .random(seed: 1), budget: 2_000, stopsAtFirstFinding: true))
+        let finding = try #require(result.findings.first, "\(result.fullText)")
+        #expect(finding.regressionTest.contains(
+            "// LegacyScrollControllerAdapter declares `.appear`: the list appears at the first step"),
+            "\(finding.regressionTest)")
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])

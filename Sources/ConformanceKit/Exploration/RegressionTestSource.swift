@@ -28,7 +28,7 @@ package enum RegressionTestSource {
     package static func test(
         scheduleType: String, literal: String, steps: Int, typeName name: String, checkArguments: String,
         module: String, invariant: ContractDescriptor, provenance: String, originalSteps: Int,
-        strictTier: ContractTier? = nil
+        strictTier: ContractTier? = nil, note: String? = nil
     ) -> String {
         let arguments = checkArguments + (strictTier == .recommended ? ", options: RunOptions(strict: true)" : "")
         // Named by the rule too: one exploration can print a test per broken rule, and they
@@ -42,7 +42,7 @@ package enum RegressionTestSource {
         return """
             // Found by the conformance kit's explorer (\(provenance)): \(invariant.title).
             // Shrunk from \(originalSteps) to \(steps) steps. Needs `import Testing`,
-            // `import ConformanceTesting` and the module that declares \(name) (\(module)).
+            // `import ConformanceTesting` and the module that declares \(name) (\(module)).\(note.map { "\n// \($0)" } ?? "")
             \(testAttribute)("\(name): \(invariant.title) (explorer regression)")
             func \(function)ExplorerRegression() async {
                 let schedule: \(scheduleType) = \(literal)

@@ -15,6 +15,8 @@ struct ExplorationSubject: Sendable {
     let module: String
     /// The delivery modes to explore (async level); empty at the model level.
     let modes: [DeliveryMode]
+    /// Whether the adapter declares `.appear` (the first step is preceded by the appear event).
+    var appearsFirst = false
     /// Creates a fresh driver wired to `recorder`, under a delivery mode (async level only),
     /// with the answers an `alreadyAvailable` run hands over at registration.
     let makeDriver: @Sendable (TimelineRecorder, DeliveryMode?, AnswerPlan) async -> any PagerDriving
@@ -26,6 +28,7 @@ struct ExplorationSubject: Sendable {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
             module: moduleName(of: Adapter.self), modes: [],
+            appearsFirst: Adapter.capabilities.triggers.contains(.appear),
             makeDriver: { _, _, _ in ModelPagerDriver<Adapter>() })
     }
 
@@ -46,6 +49,7 @@ struct ExplorationSubject: Sendable {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
             module: moduleName(of: Adapter.self), modes: modes.isEmpty ? [.immediate] : modes,
+            appearsFirst: Adapter.capabilities.triggers.contains(.appear),
             makeDriver: { recorder, mode, plan in
                 let driver = AsyncPagerDriver<Adapter>(mode: mode ?? .immediate, plan: plan, snapshotsObserve: false)
                 await driver.prepare(recorder: recorder)

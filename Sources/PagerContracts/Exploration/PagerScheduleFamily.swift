@@ -139,7 +139,7 @@ struct PagerScheduleFamily: ScheduleFamily {
                 typeName: subject.typeName, reference: subject.reference?.name, module: subject.module,
                 invariant: invariant,
                 provenance: provenance, originalSteps: hit.steps.count,
-                strictTier: options.strict ? tier : nil))
+                strictTier: options.strict ? tier : nil, appearsFirst: subject.appearsFirst))
     }
 
     /// A replay for shrinking; at the async level inside the watchdog (`nil`: it hung, so it
