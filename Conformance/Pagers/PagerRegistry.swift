@@ -99,14 +99,6 @@ extension BundledImplementations {
                     .fails("P6", because: "after a failed refresh, bottom reached asks for the old list's next "
                         + "cursor, not the first page again"),
                 ]),
-            .asyncPager(
-                EventFeedModelAdapter.self, name: "EventFeedModel", kind: .adopter,
-                summary: "Eighth trial: a @MainActor model whose long-running task reads an AsyncStream of "
-                    + "events and starts each load in a child task; sendAndWait awaits the load it started.",
-                // Its fixed contracts are stable (80 runs alike); explored, the number of triggers
-                // skipped as unobservable moves from run to run with the runtime's escalations
-                // (README).
-                explorable: false),
             .pager(
                 ArticleListFeatureAdapter.self, name: "ArticleListFeature", kind: .mutant,
                 summary: "A reducer value type that recognises an answer by the topic it was loaded for, "
