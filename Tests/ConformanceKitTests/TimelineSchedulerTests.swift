@@ -90,6 +90,49 @@ import Testing
         #endif
     }
 
+    /// An event loop's trigger on the top rung: three triggers park loads of their own at 17,
+    /// 21 and 25, so the fourth starts at 33 with no rung left for a probe. It hands its event
+    /// to the loop and waits for the loop's reply (a continuation: nothing the runtime escalates,
+    /// as when it drops the escalation of a load that has not run yet). The loop's one load
+    /// made since the trigger started, claimed by no other trigger, is the one it is assumed
+    /// blocked on, and the transcript says so. Before, it was shown nothing, and the watchdog
+    /// ended the timeline (the eighth and eleventh trials' event-loop models, 1 run in 8).
+    @Test func aTriggerOnTheTopRungIsAssumedBlockedOnTheOneLoadItsEventMade() async throws {
+        let scheduler = Scheduler()
+        let (events, send) = AsyncStream.makeStream(of: CheckedContinuation<Void, Never>.self)
+        await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+            Task.detached(priority: TaskPriority(rawValue: 9)) {
+                // The loop's first load, at init: untagged work has made a request.
+                async let warmUp = scheduler.park("warm-up")
+                await scheduler.waitUntilRequestCount(1)
+                #expect(scheduler.answer(1, with: .success(0)))
+                _ = try? await warmUp
+                started.resume()
+                for await reply in events {
+                    _ = try? await scheduler.park("the event's load")
+                    reply.resume()
+                }
+            }
+        }
+        for page in 2...4 {
+            scheduler.startTrigger("page \(page)") { _ = try await scheduler.park("page \(page)") }
+            await scheduler.settle()
+        }
+        let event = scheduler.startTrigger("event") {
+            await withCheckedContinuation { reply in send.yield(reply) }
+        }
+        #expect(scheduler.priority(ofTrigger: event) == 33)
+        // Without the assumption, nothing would ever settle it.
+        try await withWatchdog(limit: .seconds(30), waitingFor: { "the event's trigger to settle" }) {
+            await scheduler.settle()
+        }
+        #expect(scheduler.evidence(ofTrigger: event) == .assumed(request: 5))
+        #expect(scheduler.assumptionCount == 1)
+        #expect(scheduler.takeObservations().contains { $0.contains("assumed blocked on request #5") })
+        await scheduler.finish()
+        send.finish()
+    }
+
     /// The first trigger spawns its load (its probe raises it to 17); two more park loads of
     /// their own, at 21 and 25. One rung is left, and a fourth trigger still starts on it: one
     /// that parks in its own task is seen there, and one that spawns its load is settled by

@@ -238,14 +238,29 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// decides what a cancelled request's completion sees (cancellation is not proof).
     package func park(_ request: Request) async throws -> Answer {
         // The handler is installed before the request is registered: a join that escalates
-        // this task after registration must always produce an event.
-        let registered = Locked<Int?>(rawValue: nil)
+        // this task after registration must always produce an event. One that comes while the
+        // request is registering, before its number is known, is kept and noted once it is (a
+        // join dropped there left the load at its creation priority, the joiner unseen, and the
+        // event-loop models' P5 and P8 on the watchdog, 1 run in 30).
+        let registration = Locked(rawValue: EscalationsBeforeNumbering())
         return try await PriorityLadder.observingEscalation {
             let number = self.register(request, callback: nil)
-            registered.withLock { $0 = number }
+            let early = registration.withLock { state in
+                state.number = number
+                defer { state.early = [] }
+                return state.early
+            }
+            for escalation in early { self.noteEscalation(escalation, of: number) }
             return try await self.suspend(number)
         } onEscalated: { new in
-            if let number = registered.rawValue { self.noteEscalation(of: number, to: new) }
+            let escalation = Escalation(
+                priority: new, tag: TriggerTag.current, task: currentTaskIdentity(),
+                probing: self.state.withLock { $0.probing })
+            let number: Int? = registration.withLock { state in
+                if state.number == nil { state.early.append(escalation) }
+                return state.number
+            }
+            if let number { self.noteEscalation(escalation, of: number) }
         }
     }
 
@@ -497,10 +512,8 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         let base = Task.basePriority.map { UInt8(truncatingIfNeeded: $0.rawValue) } ?? priority
         let number = recordRegistration(
-            request, tag: tag, identity: identity, priority: priority, callback: callback)
-        if priority > base, callback == nil {
-            state.withLock { $0.records[number - 1].raisedBeforeParking = true }
-        }
+            request, tag: tag, identity: identity, priority: priority,
+            raisedBeforeParking: priority > base && callback == nil, callback: callback)
         let provider = state.withLock { state in
             callback == nil || state.preAnswersCallbacks ? state.preAnswerProvider : nil
         }
@@ -523,7 +536,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     }
 
     private func recordRegistration(
-        _ request: Request, tag: TriggerTag?, identity: Int?, priority: UInt8,
+        _ request: Request, tag: TriggerTag?, identity: Int?, priority: UInt8, raisedBeforeParking: Bool,
         callback: (@Sendable (Result<Answer, any Error>) -> Void)?
     ) -> Int {
         update { state in
@@ -542,6 +555,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 fromTriggerTask: tag != nil && tag?.taskIdentity == identity,
                 parked: callback != nil, priority: priority, isCallback: callback != nil)
             record.taskIdentity = identity
+            record.raisedBeforeParking = raisedBeforeParking
             state.records.append(record)
             if tag == nil && callback == nil { state.untaggedWorkSeen = true }
             if let trigger = record.trigger, !record.fromTriggerTask, callback == nil,
@@ -592,9 +606,24 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         }
     }
 
-    private func noteEscalation(of number: Int, to priority: TaskPriority) {
-        let tag = TriggerTag.current
-        let identity = currentTaskIdentity()
+    /// An escalation of the task waiting on a request, as its handler saw it: the handler runs
+    /// on the escalating task, so its tag and identity name the joiner.
+    fileprivate struct Escalation: Sendable {
+        let priority: TaskPriority
+        let tag: TriggerTag?
+        let task: Int?
+        /// The trigger the kit was probing when it came (a probe escalates with no tag).
+        let probing: Int?
+    }
+
+    /// Escalations a parking task saw before its request had a number.
+    fileprivate struct EscalationsBeforeNumbering: Sendable {
+        var number: Int?
+        var early: [Escalation] = []
+    }
+
+    private func noteEscalation(_ escalation: Escalation, of number: Int) {
+        let (priority, tag, identity) = (escalation.priority, escalation.tag, escalation.task)
         update { state in
             if let index = state.records.firstIndex(where: { $0.number == number }) {
                 state.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
@@ -606,11 +635,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 guard let joiner = state.triggers[tag.trigger], !joiner.returned else { return }
                 if joiner.identity == identity {
                     state.triggers[tag.trigger]?.evidence = .joined(request: number)
-                    // An event loop's load: the next one may take its escalation before it
-                    // parks, unseen, and need a probe (see `nextTriggerUnobservable`).
-                    if state.records.first(where: { $0.number == number })?.trigger == nil {
-                        state.untaggedWaitSeen = true
-                    }
+                    state.noteWait(on: number)
                 } else {
                     // Work the trigger spawned (an intermediate task) joined the load: the
                     // trigger may be waiting on that work; a probe will tell.
@@ -627,11 +652,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                         state.triggers[tag.trigger]?.evidence = .probed(request: number)
                     }
                 }
-            } else if let probing = state.probing {
+            } else if let probing = escalation.probing {
                 state.triggers[probing]?.evidence = .probed(request: number)
-                // Found waiting on untagged work: later triggers of this subject need a probe's
-                // rung too (see `nextTriggerUnobservable`).
-                if state.records.first(where: { $0.number == number })?.trigger == nil { state.untaggedWaitSeen = true }
+                state.noteWait(on: number)
             }
         }
     }
@@ -726,6 +749,46 @@ extension TimelineScheduler.State {
         return records.contains { $0.trigger == number && $0.answers == 0 && ($0.parked || $0.isCallback) }
     }
 
+    /// Notes that a trigger was found waiting on request `number`. If no trigger made it (an
+    /// event loop's load), the next trigger of this subject may take its escalation before the
+    /// load parks, unseen, and need a probe's rung too (see `nextTriggerUnobservable`).
+    mutating func noteWait(on number: Int) {
+        if records.indices.contains(number - 1), records[number - 1].trigger == nil { untaggedWaitSeen = true }
+    }
+
+    /// The priority the task waiting on `record` runs at, as far as the kit can tell: what it
+    /// registered with, or the priority of a pending trigger (other than `excluded`) whose
+    /// evidence says it awaits it, if higher. Awaiting a task raises it to the awaiter's
+    /// priority, but the runtime does not always show it (a task escalated before it first
+    /// ran may report its creation priority), so the record alone can read low.
+    func effectivePriority(of record: TimelineScheduler.RequestRecord, besides excluded: Int) -> UInt8 {
+        var priority = record.priority
+        for (number, trigger) in triggers
+        where number != excluded && !trigger.returned && trigger.evidence?.request == record.number {
+            priority = max(priority, trigger.priority)
+        }
+        return priority
+    }
+
+    /// The one untagged load trigger `number` can be assumed blocked on once no priority is left
+    /// to probe it, or `nil`: the load was made after the trigger started, no other pending
+    /// trigger's evidence names it, and every other pending trigger has evidence of its own (so
+    /// the load is this trigger's event's, not another's).
+    func untaggedLoadForAssumption(
+        of number: Int, among loads: [TimelineScheduler.RequestRecord]
+    ) -> Int? {
+        guard let trigger = triggers[number] else { return nil }
+        var claimed: Set<Int> = []
+        for (other, state) in triggers where other != number && !state.returned {
+            guard let evidence = state.evidence else { return nil }
+            if evidence == .callback { continue }
+            guard let request = evidence.request, isOpenParked(request) else { return nil }
+            claimed.insert(request)
+        }
+        let candidates = loads.filter { $0.number > trigger.requestsBeforeStart && !claimed.contains($0.number) }
+        return candidates.count == 1 ? candidates[0].number : nil
+    }
+
     /// Whether everything is settled, and which triggers to probe if not.
     mutating func evaluate(
         usesEscalation: Bool
@@ -778,30 +841,28 @@ extension TimelineScheduler.State {
             // Loads this trigger spawned (its own task did not park them): it may be awaiting
             // one of them at a priority too low for the await to escalate. A load of another
             // trigger's that it joins escalates by itself, since triggers start above every
-            // parked task.
-            // A trigger that spawned nothing still parked gets no guess: it will return, park
-            // or join (an event) by itself; if it joins a load at its own priority, the
-            // watchdog names that instead of a verdict resting on an assumption.
+            // parked task. A trigger with no such load and no untagged one (below) gets no
+            // guess: it will return, park or join (an event) by itself, or the watchdog names it.
             var spawned = parked.filter { $0.trigger == number && !$0.fromTriggerTask }
             if let joined = inheritedJoins[number],
                 let record = parked.first(where: { $0.number == joined })
             {
                 spawned.append(record)
             }
-            // Loads made by work no trigger started (a long-running event loop created at init
-            // spawns them) carry no tag, and may park above the trigger's priority, so that its
-            // `await load.value` escalates nothing: an event loop's `sendAndWait` returns the
-            // load it started and awaits it (the eighth trial's view model ended every contract
-            // on the watchdog). A probe above them tells.
-            // Only those it could await without escalating them: made after it started (the
-            // loop's answer to its event: a join of a task not yet running is not always seen
-            // by the runtime's escalation, measured), or at its priority or above. A load
-            // parked below it before it started escalates by itself if the trigger joins it.
+            // Failing those, loads made by work no trigger started (an event loop created at
+            // init) carry no tag and may park above the trigger's priority, so that its `await
+            // load.value` escalates nothing (the eighth trial's `sendAndWait` ended every
+            // contract on the watchdog): a probe above them tells. Only loads it could await
+            // without escalating them count: made after it started (the loop's answer to its
+            // event; a join of a task not yet running is not always seen, measured), or at its
+            // priority or above (counting a trigger shown awaiting it, see `effectivePriority`).
+            // One parked below it earlier escalates by itself if joined.
             let onlyUntagged = spawned.isEmpty
             if onlyUntagged {
                 spawned = parked.filter {
                     $0.trigger == nil
-                        && ($0.number > trigger.requestsBeforeStart || $0.priority >= trigger.priority)
+                        && ($0.number > trigger.requestsBeforeStart
+                            || effectivePriority(of: $0, besides: number) >= trigger.priority)
                 }
             }
             guard let target = spawned.last else {
@@ -823,7 +884,7 @@ extension TimelineScheduler.State {
                 })
             {
                 trigger.evidence = .raisedBeforeParking(request: early.number)
-                untaggedWaitSeen = true
+                noteWait(on: early.number)
                 triggers[number] = trigger
                 continue
             }
@@ -837,12 +898,31 @@ extension TimelineScheduler.State {
             }
             trigger.probedAt = parkedVersion
             let floor = max(trigger.priority, spawned.map(\.priority).max() ?? 0)
-            if usesEscalation, let rung = PriorityLadder.rung(above: floor) {
+            let probeRung = usesEscalation ? PriorityLadder.rung(above: floor) : nil
+            // Nothing ties the trigger to untagged loads but a probe. The runtime keeps an
+            // escalation of a task that has not run yet in about half the runs (measured): an
+            // event loop's load awaited at once then parks at its creation priority, showing
+            // nothing. When the loop made exactly one load for this trigger alone, the trigger
+            // is assumed blocked on it, as the evidence shows in the other half of the runs,
+            // rather than spend the top rung on a probe (the next trigger would start there
+            // and be seen by nothing) or, with no rung left, leave it to the watchdog (the
+            // eighth and eleventh trials' event-loop models ended P5 or P8 there, 1 run in 8).
+            // Otherwise no guess: it returns, parks or joins (an event), or the watchdog names it.
+            if onlyUntagged, probeRung == nil || probeRung == PriorityLadder.rungs.last,
+                let single = untaggedLoadForAssumption(of: number, among: spawned)
+            {
+                trigger.evidence = .assumed(request: single)
+                assumptions += 1
+                observations.append(
+                    "\"\(trigger.name)\" is assumed blocked on request #\(single): the load its event "
+                        + "went to parked at its creation priority (the runtime did not keep the "
+                        + "trigger's escalation), and a probe "
+                        + (probeRung == nil ? "had no priority left" : "would have spent the last priority"))
+            } else if let rung = probeRung {
                 trigger.priority = rung
                 probes.append(TimelineScheduler.Probe(trigger: number, task: task, priority: rung))
             } else if onlyUntagged {
-                // Nothing ties the trigger to those loads but a probe: with none left, no guess.
-                // It returns, parks or joins (an event), or the watchdog names it.
+                // No single load to assume: see above.
             } else {
                 trigger.evidence = .assumed(request: target.number)
                 assumptions += 1
