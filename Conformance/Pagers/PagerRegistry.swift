@@ -29,7 +29,8 @@ extension BundledImplementations {
             .asyncPager(
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
-        ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + pagerMutants
+        ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + eleventhTrialPagers
+            + pagerMutants
     }
 
     /// Pagers written the way apps write them by an author who had not read the kit, each at
@@ -99,6 +100,14 @@ extension BundledImplementations {
                     .fails("P6", because: "after a failed refresh, bottom reached asks for the old list's next "
                         + "cursor, not the first page again"),
                 ]),
+            .asyncPager(
+                EventFeedModelAdapter.self, name: "EventFeedModel", kind: .adopter,
+                summary: "Eighth trial: a @MainActor model whose long-running task reads an AsyncStream of "
+                    + "events and starts each load in a child task; sendAndWait awaits the load it started.",
+                // Its fixed contracts are stable (300 runs alike under load); explored, the
+                // number of triggers skipped as unobservable moves from run to run with the
+                // runtime's escalations (README).
+                explorable: false),
             .pager(
                 ArticleListFeatureAdapter.self, name: "ArticleListFeature", kind: .mutant,
                 summary: "A reducer value type that recognises an answer by the topic it was loaded for, "
@@ -125,6 +134,25 @@ extension BundledImplementations {
                     .blocked("P5", by: "P4", because: "reaching a stale failure needs the new query's own request"),
                     .blocked("P8", by: "P4", because: "reaching a stale cancellation needs the new query's own request"),
                 ]),
+        ]
+    }
+
+    /// The eleventh independent trial: async pagers written by a helper that had not read the
+    /// kit, and adapted from the docs alone (see `Adopters/EleventhTrial/README.md`).
+    static var eleventhTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                CatalogViewModelAdapter.self, name: "CatalogViewModel", kind: .mutant,
+                summary: "A @MainActor view model mirroring an actor loader through a snapshot stream; "
+                    + "a duplicate bottom trigger joins the load in flight. It drops rows already "
+                    + "visible, but not a row repeated inside one page, and has no cursor-stall guard.",
+                ledger: [
+                    .fails("P2", because: "a row repeated inside page 2 is shown twice"),
+                    .fails("P10", because: "a page whose next cursor repeats the current one is followed"),
+                ],
+                // An event loop like the eighth trial's: its fixed contracts are stable (200 runs
+                // alike under load); explored, the count of skipped triggers moves from run to run.
+                explorable: false),
         ]
     }
 }

@@ -24,14 +24,15 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
     // whole budget); correct implementations run the whole budget either way.
     static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000, stopsAtFirstFinding: true)
 
-    @Test func everyBundledAsyncPagerIsExplorable() {
+    @Test func everyBundledAsyncPagerButTheEventLoopsIsExplorable() {
         // The app-style pagers too (appear, fill the screen, debounce, serial queries, refresh only).
         let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
-        #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
+        #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count - 2)
         #expect(AsyncExplorableCase.mutants.count == 13)
         #expect(AsyncExplorableCase.adopters.count == 13)
-        let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
-        #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
+        // Left to their fixed contracts: see the eighth and eleventh trials' READMEs under
+        // Conformance/Pagers/Adopters/.
+        #expect(asyncPagers.filter { !$0.isExplorable }.map(\.name) == ["EventFeedModel", "CatalogViewModel"])
     }
 
     // One subject at a time: each explores on every core already, and a schedule's watchdog
