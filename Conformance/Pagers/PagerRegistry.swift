@@ -103,11 +103,7 @@ extension BundledImplementations {
             .asyncPager(
                 EventFeedModelAdapter.self, name: "EventFeedModel", kind: .adopter,
                 summary: "Eighth trial: a @MainActor model whose long-running task reads an AsyncStream of "
-                    + "events and starts each load in a child task; sendAndWait awaits the load it started.",
-                // Its fixed contracts are stable (300 runs alike under load); explored, the
-                // number of triggers skipped as unobservable moves from run to run with the
-                // runtime's escalations (README).
-                explorable: false),
+                    + "events and starts each load in a child task; sendAndWait awaits the load it started."),
             .pager(
                 ArticleListFeatureAdapter.self, name: "ArticleListFeature", kind: .mutant,
                 summary: "A reducer value type that recognises an answer by the topic it was loaded for, "
@@ -149,10 +145,7 @@ extension BundledImplementations {
                 ledger: [
                     .fails("P2", because: "a row repeated inside page 2 is shown twice"),
                     .fails("P10", because: "a page whose next cursor repeats the current one is followed"),
-                ],
-                // An event loop like the eighth trial's: its fixed contracts are stable (200 runs
-                // alike under load); explored, the count of skipped triggers moves from run to run.
-                explorable: false),
+                ]),
         ]
     }
 }

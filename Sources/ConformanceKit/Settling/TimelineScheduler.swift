@@ -74,6 +74,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         var startedWithoutProbeRung = false
         /// How many requests had registered when it started.
         var requestsBeforeStart = 0
+        /// Whether its wait on an event loop's load has spent its probe rung (see
+        /// `levelUntaggedWait`).
+        var levelled = false
     }
 
     /// Everything the triggers, the requests and the timeline share, behind one lock.
@@ -120,9 +123,17 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// Whether escalation evidence (joined, probed) is available on this platform.
     package let usesEscalation: Bool
 
+    /// Whether a trigger found waiting on an event loop's load always spends the same rungs,
+    /// whatever the runtime showed (see `levelUntaggedWait`): a search must take the same
+    /// course on every replay; a fixed timeline keeps the rungs the evidence saved.
+    private let levelsUntaggedWaits: Bool
+
     /// Creates a scheduler.
-    package init() {
+    /// - Parameter levelsUntaggedWaits: Whether every wait on a load no trigger started costs
+    ///   the same rungs, however it was seen (the explorer's setting).
+    package init(levelsUntaggedWaits: Bool = false) {
         usesEscalation = PriorityLadder.escalationAvailable
+        self.levelsUntaggedWaits = levelsUntaggedWaits
     }
 
     // MARK: - Triggers
@@ -406,7 +417,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// and every registered request is parked. Waits only for events, never for time.
     package func settle() async {
         while true {
-            let (seen, done, probes) = update { $0.evaluate(usesEscalation: usesEscalation) }
+            let (seen, done, probes) = update { $0.evaluate(usesEscalation: usesEscalation, levelsUntaggedWaits: levelsUntaggedWaits) }
             if done { return }
             if !probes.isEmpty {
                 for probe in probes { run(probe) }
@@ -756,6 +767,39 @@ extension TimelineScheduler.State {
         if records.indices.contains(number - 1), records[number - 1].trigger == nil { untaggedWaitSeen = true }
     }
 
+    /// Whether request `number` was made by work no trigger started (an event loop's), after
+    /// `trigger` started: the loop's answer to its event.
+    func isFreshUntagged(_ number: Int, for trigger: TimelineScheduler.TriggerState) -> Bool {
+        guard records.indices.contains(number - 1) else { return false }
+        let record = records[number - 1]
+        return record.trigger == nil && !record.isCallback && record.number > trigger.requestsBeforeStart
+    }
+
+    /// Spends on trigger `number`, found waiting on its event loop's load without a probe (the
+    /// load parked already raised, or was joined after it parked), the rung a probe would
+    /// have: which of those the runtime shows varies from run to run (an escalation of a task
+    /// that has not run yet is kept about half the time), and a load's priority decides where
+    /// later triggers start and whether they can be seen. Returns the probe to run, or, where
+    /// the probe would have taken the top rung or found none, counts an assumption, as the
+    /// trigger would have been assumed blocked without the evidence.
+    mutating func levelUntaggedWait(
+        of number: Int, _ trigger: inout TimelineScheduler.TriggerState
+    ) -> TimelineScheduler.Probe? {
+        trigger.levelled = true
+        if let rung = PriorityLadder.rung(above: trigger.priority), rung != PriorityLadder.rungs.last,
+            let task = trigger.task
+        {
+            trigger.priority = rung
+            return TimelineScheduler.Probe(trigger: number, task: task, priority: rung)
+        }
+        assumptions += 1
+        observations.append(
+            "\"\(trigger.name)\" waits on its event loop's load, but is counted as an assumption: "
+                + "without the runtime's evidence it would have been assumed blocked, and a search "
+                + "must take the same course either way")
+        return nil
+    }
+
     /// The priority the task waiting on `record` runs at, as far as the kit can tell: what it
     /// registered with, or the priority of a pending trigger (other than `excluded`) whose
     /// evidence says it awaits it, if higher. Awaiting a task raises it to the awaiter's
@@ -791,7 +835,7 @@ extension TimelineScheduler.State {
 
     /// Whether everything is settled, and which triggers to probe if not.
     mutating func evaluate(
-        usesEscalation: Bool
+        usesEscalation: Bool, levelsUntaggedWaits: Bool = false
     ) -> (seen: Int, done: Bool, probes: [TimelineScheduler.Probe]) {
         let seen = version + 1
         needsMainQueueDrain = false
@@ -810,6 +854,15 @@ extension TimelineScheduler.State {
             if let evidence = trigger.evidence {
                 if evidence == .callback { continue }
                 if let request = evidence.request, isOpenParked(request) {
+                    if levelsUntaggedWaits, usesEscalation, !trigger.levelled,
+                        isFreshUntagged(request, for: trigger)
+                    {
+                        if let probe = levelUntaggedWait(of: number, &trigger) {
+                            probes.append(probe)
+                            done = false
+                        }
+                        triggers[number] = trigger
+                    }
                     continue
                 }
                 // The task it waits on was answered and parked again (a fill-the-screen chain
@@ -885,6 +938,11 @@ extension TimelineScheduler.State {
             {
                 trigger.evidence = .raisedBeforeParking(request: early.number)
                 noteWait(on: early.number)
+                if levelsUntaggedWaits, usesEscalation, isFreshUntagged(early.number, for: trigger),
+                    let probe = levelUntaggedWait(of: number, &trigger)
+                {
+                    probes.append(probe)
+                }
                 triggers[number] = trigger
                 continue
             }
@@ -908,6 +966,7 @@ extension TimelineScheduler.State {
             // and be seen by nothing) or, with no rung left, leave it to the watchdog (the
             // eighth and eleventh trials' event-loop models ended P5 or P8 there, 1 run in 8).
             // Otherwise no guess: it returns, parks or joins (an event), or the watchdog names it.
+            if onlyUntagged { trigger.levelled = true }
             if onlyUntagged, probeRung == nil || probeRung == PriorityLadder.rungs.last,
                 let single = untaggedLoadForAssumption(of: number, among: spawned)
             {

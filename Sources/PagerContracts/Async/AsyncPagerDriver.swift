@@ -4,7 +4,7 @@ import ConformanceKit
 /// the kit's page source, and each step ends when the scheduler has evidence that nothing can
 /// move without the timeline.
 final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
-    private let scheduler = TimelineScheduler<PageLoad, PageResponse>()
+    private let scheduler: TimelineScheduler<PageLoad, PageResponse>
     private let mode: DeliveryMode
     private let plan: AnswerPlan
     private let snapshotsObserve: Bool
@@ -27,7 +27,10 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     ///     state). The explorer snapshots after every step only to check its invariants, and
     ///     in `alreadyAvailable` mode checks a trigger together with its planned answer, so
     ///     its snapshots do not count.
-    init(mode: DeliveryMode, plan: AnswerPlan, snapshotsObserve: Bool = true) {
+    ///   - exploring: Whether a search drives it: every wait on an event loop's load then costs
+    ///     the same priorities, whatever the runtime showed, so a replay takes the same course.
+    init(mode: DeliveryMode, plan: AnswerPlan, snapshotsObserve: Bool = true, exploring: Bool = false) {
+        scheduler = TimelineScheduler(levelsUntaggedWaits: exploring)
         self.mode = mode
         self.plan = plan
         self.snapshotsObserve = snapshotsObserve

@@ -51,7 +51,8 @@ struct ExplorationSubject: Sendable {
             module: moduleName(of: Adapter.self), modes: modes.isEmpty ? [.immediate] : modes,
             appearsFirst: Adapter.capabilities.triggers.contains(.appear),
             makeDriver: { recorder, mode, plan in
-                let driver = AsyncPagerDriver<Adapter>(mode: mode ?? .immediate, plan: plan, snapshotsObserve: false)
+                let driver = AsyncPagerDriver<Adapter>(
+                    mode: mode ?? .immediate, plan: plan, snapshotsObserve: false, exploring: true)
                 await driver.prepare(recorder: recorder)
                 return driver
             })
