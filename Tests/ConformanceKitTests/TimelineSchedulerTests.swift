@@ -69,11 +69,7 @@ import Testing
             // Waited for through a continuation: `loop.value` would raise the loop's priority.
             await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
                 Task.detached(priority: TaskPriority(rawValue: 9)) {
-                    // The loop's first load, at init: untagged work has made a request.
-                    async let warmUp = scheduler.park("warm-up")
-                    await scheduler.waitUntilRequestCount(1)
-                    #expect(scheduler.answer(1, with: .success(0)))
-                    _ = try? await warmUp
+                    await scheduler.makeTheLoopsFirstLoad()
                     let load = Task {
                         await withTaskPriorityEscalationHandler {
                             await gate.wait()
@@ -114,11 +110,7 @@ import Testing
         let (events, send) = AsyncStream.makeStream(of: CheckedContinuation<Void, Never>.self)
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             Task.detached(priority: TaskPriority(rawValue: 9)) {
-                // The loop's first load, at init: untagged work has made a request.
-                async let warmUp = scheduler.park("warm-up")
-                await scheduler.waitUntilRequestCount(1)
-                #expect(scheduler.answer(1, with: .success(0)))
-                _ = try? await warmUp
+                await scheduler.makeTheLoopsFirstLoad()
                 started.resume()
                 for await reply in events {
                     _ = try? await scheduler.park("the event's load")
@@ -242,6 +234,17 @@ import Testing
         await scheduler.settle()
         #expect(calls.rawValue == 2)
         await scheduler.finish()
+    }
+}
+
+extension TimelineScheduler where Request == String, Answer == Int {
+    /// An event loop's first load, at init, made and answered: untagged work has made a
+    /// request, so triggers start above the loop's rung.
+    fileprivate func makeTheLoopsFirstLoad() async {
+        async let warmUp = park("warm-up")
+        await waitUntilRequestCount(1)
+        #expect(answer(1, with: .success(0)))
+        _ = try? await warmUp
     }
 }
 
