@@ -24,7 +24,11 @@ import Foundation
 ///   (before a probe against untagged loads, the main queue is drained once, so a trigger on its
 ///   way to awaiting its load gets there first);
 /// - when the five rungs run out, a trigger with a parked request of its own is assumed blocked,
-///   and the transcript says so.
+///   and the transcript says so; so is a trigger whose event loop made exactly one load since it
+///   started, when its probe would take the top rung or find none (the runtime does not always
+///   show an await of a task that has not run yet);
+/// - exploring (`levelsUntaggedWaits`), every wait on an event loop's load costs the rung a
+///   probe would have, however it was seen, so a search takes the same course on every run.
 package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Sendable {
     /// A request the subject made.
     package struct RequestRecord: Sendable {
@@ -417,7 +421,9 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// and every registered request is parked. Waits only for events, never for time.
     package func settle() async {
         while true {
-            let (seen, done, probes) = update { $0.evaluate(usesEscalation: usesEscalation, levelsUntaggedWaits: levelsUntaggedWaits) }
+            let (seen, done, probes) = update { state in
+                state.evaluate(usesEscalation: usesEscalation, levelsUntaggedWaits: levelsUntaggedWaits)
+            }
             if done { return }
             if !probes.isEmpty {
                 for probe in probes { run(probe) }
