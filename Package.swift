@@ -59,6 +59,7 @@ let package = Package(
             exclude: ["README.md", "Queues/SecondTrial/README.md", "Queues/ThirdTrial/README.md", "Queues/FifthTrial/README.md", "Queues/SixthTrial/README.md", "Queues/SeventhTrial/README.md", "Queues/EighthTrial/README.md", "Queues/NinthTrial/README.md",
                 "Pagers/Adopters/SixthTrial/README.md", "Pagers/Adopters/SeventhTrial/README.md", "Pagers/Adopters/TenthTrial/README.md",
                 "Pagers/Adopters/EleventhTrial/README.md", "Pagers/Adopters/EighthTrial/README.md",
+                "Pagers/Adopters/TwelfthTrial/README.md", "Queues/TwelfthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

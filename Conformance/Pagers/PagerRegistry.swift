@@ -30,6 +30,7 @@ extension BundledImplementations {
                 CallbackFeedControllerAdapter.self, name: "CallbackFeedController", kind: .adopter,
                 summary: "A completion-handler controller with a lock."),
         ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + eleventhTrialPagers
+            + twelfthTrialPagers
             + pagerMutants
     }
 
@@ -145,6 +146,27 @@ extension BundledImplementations {
                 ledger: [
                     .fails("P2", because: "a row repeated inside page 2 is shown twice"),
                     .fails("P10", because: "a page whose next cursor repeats the current one is followed"),
+                ]),
+        ]
+    }
+
+    /// The twelfth independent trial: async pagers written by a helper that had not read the
+    /// kit, and adapted from the docs alone (see `Adopters/TwelfthTrial/README.md`).
+    static var twelfthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                ArticleListViewModelAdapter.self, name: "ArticleListViewModel", kind: .adopter,
+                summary: "A @MainActor @Observable view model with a phase enum, cursors with no hasMore, "
+                    + "request IDs checked after the await, cycle and no-progress stops."),
+            .asyncPager(
+                InboxPagerAdapter.self, name: "InboxPager", kind: .mutant,
+                summary: "An actor with numbered pages and UUID items; a duplicate trigger joins the stored "
+                    + "load task. Every load clears the task handle when it ends, an older generation's too.",
+                ledger: [
+                    .fails("P4", because: "a late stale answer clears the new query's load handle: loading turns false"),
+                    .fails("P5", because: "a stale failure clears the new query's load handle"),
+                    .fails("P8", because: "a stale cancellation clears the new query's load handle"),
+                    .fails("P11", because: "a late answer from before the refresh clears the new load's handle"),
                 ]),
         ]
     }

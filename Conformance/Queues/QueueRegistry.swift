@@ -37,6 +37,7 @@ extension BundledImplementations {
             + seventhTrialQueues
             + eighthTrialQueues
             + ninthTrialQueues
+            + twelfthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -365,6 +366,29 @@ extension BundledImplementations {
                 summary: "Ninth-trial pre-concurrency outbox on a serial DispatchQueue, a property list file "
                     + "and a completion-handler client: every 4xx but 409 holds the task, 408 and 429 included.",
                 ledger: [.fails("Q9", because: "a 408 or 429 holds the task for a person instead of retrying it")]),
+        ]
+    }
+
+    /// The twelfth independent trial: queues written by a helper that had not read the kit, and
+    /// adapted from the docs alone (see `Queues/TwelfthTrial/README.md`).
+    static var twelfthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                JitterOutboxAdapter.self, name: "JitterOutbox", kind: .mutant,
+                summary: "Twelfth-trial actor outbox, one JSON file per operation, full-jitter backoff "
+                    + "(0.5 s to a 60 s cap) from the system generator: a 409 is taken as already applied.",
+                ledger: [
+                    .fails("Q4", because: "a 409 (a different body under the key) completes the task"),
+                    .blocked("Q5", by: "Q4", because: "the only non-success that completes a task is the 409"),
+                ]),
+            .queue(
+                SyncCoordinatorAdapter.self, name: "SyncCoordinator", kind: .mutant,
+                summary: "Twelfth-trial class on a serial DispatchQueue, a property list file and a "
+                    + "completion-handler client, merging pending updates: an edit is merged into an update "
+                    + "whose outcome is unknown.",
+                ledger: [
+                    .fails("Q2", because: "an edit after a 503 is merged into the update, whose retry carries the new body under the old key"),
+                ]),
         ]
     }
 }

@@ -36,7 +36,7 @@ struct PastedQueueExplorerOutput {
         ("QueueThatKeepsKeyOnlyInMemory", "Q1"),
         ("QueueThatDeletesTaskOn503", "Q2"),
         ("QueueThatRetries409Forever", "Q4"),
-        ("QueueThatCompletesOnAnyResponse", "Q5"),
+        ("QueueThatCompletesOnAnyResponse", "Q4"),
         ("QueueThatDerivesKeyFromBody", "Q6"),
         ("QueueWithoutSendLease", "Q7"),
         ("QueueThatPersistsAfterFirstSend", "Q1"),
@@ -52,6 +52,8 @@ struct PastedQueueExplorerOutput {
         ("EagerDeleteOutbox", "Q1"),
         ("FileFifoOutbox", "Q1"),
         ("PlistCallbackOutbox", "Q9"),
+        ("JitterOutbox", "Q4"),
+        ("SyncCoordinator", "Q2"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.

@@ -78,6 +78,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     var inFlightAtCrash: [Data: Int] = [:]
     /// How many times the schedule crashed the app so far.
     var crashes = 0
+    /// Every key a body was stored or sent under before the last crash: a relaunch that sends
+    /// one of these resends what the crashed launch left, whatever that was.
+    var keysByBodyAtCrash: [Data: Set<String>] = [:]
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -188,6 +191,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         case .crash:
             for send in h.openSends { inFlightAtCrash[send.request.body] = send.number }
             crashes += 1
+            keysByBodyAtCrash.merge(keysByBody) { $0.union($1) }
             try await h.crash()
             unknownOutcome = [:]
             retryableAnswer = [:]

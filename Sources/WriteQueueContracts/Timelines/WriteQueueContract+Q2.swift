@@ -1,6 +1,7 @@
 extension WriteQueueContract {
     /// Q2 unknown outcome keeps the task: a dropped connection, a timeout, a 503 and a 500 in a
-    /// row each leave the task pending with the same identity.
+    /// row each leave the task pending with the same identity. A queue that merges updates is
+    /// also given an edit to an update whose outcome is unknown: the merge must not reach it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let operation = h.operation(1)
@@ -54,5 +55,33 @@ extension WriteQueueContract {
             h.recorder.record("storage: op-1 still pending, key \(h.short(now.key)), attempts \(now.attempts)")
         }
         try await h.drive { _ in .serve }
+        if h.capabilities.coalescesUpdates { try await editAfterUnknownOutcomeStaysApart(h) }
+    }
+
+    /// An edit submitted while an earlier update to the same entity has an unknown outcome
+    /// must not change that update: the server may hold its key with its body already. Merging
+    /// into updates never sent, or not merging then, both conform; what is judged is that the
+    /// first update's key carries only its own body.
+    private static func editAfterUnknownOutcomeStaysApart<A>(_ h: QueueHarness<A>) async throws {
+        let first = h.operation(2, title: "Draft", kind: .update(entity: "t-9"))
+        let later = h.operation(3, title: "Final", kind: .update(entity: "t-9"))
+        try await h.submit(first)
+        try h.startPass()
+        let send = try await h.nextSend(of: first)
+        h.answer(send, .server(.answer(status: 503)))
+        try await h.settle()
+        try await h.submit(later)
+        try await h.drive { _ in .serve }
+        let key = send.request.idempotencyKey
+        if let changed = h.sends.first(where: { $0.request.idempotencyKey == key && $0.request.body != first.body }) {
+            throw h.violation(
+                "Expected the retry of \(first.id) (its outcome unknown after a 503) to carry its own "
+                    + "body, but send #\(changed.number) carried \(h.operationLabel(for: changed.request.body))'s "
+                    + "body under its key: the later edit was merged into it.",
+                expected: "key \(h.short(key)) with \(first.bodyText) only",
+                actual: "send #\(changed.number) key=\(h.short(key)) \(changed.request.bodyText)",
+                hint: "Merge an edit only into an update that was never sent; once a request may have "
+                    + "reached the server, its key and body are fixed: queue the edit as its own operation.")
+        }
     }
 }

@@ -4,6 +4,10 @@ extension WriteQueueContract {
     /// them; none may complete. A retry of one of them met before every first answer was given
     /// is served (a queue that sends strictly in order retries its head until it succeeds), and
     /// so is every request after that: only the operations served may complete.
+    ///
+    /// The conflict is Q4's answer: a queue whose only fault is that a conflict completes the
+    /// task is blocked by Q4 here, not failed, whatever order it sends in (every other
+    /// operation is judged first).
     static func successOnlyCompletion<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let failures: [(SendAnswer, String)] = [
@@ -18,6 +22,8 @@ extension WriteQueueContract {
         for operation in operations { try await h.submit(operation) }
         var succeeded: Set<String> = []
         let names = Dictionary(uniqueKeysWithValues: zip(operations.map(\.id), failures.map(\.1)))
+        let conflicted = operations[failures.count - 1].id
+        var conflictCompleted: PersistedTask?? = nil
         try await h.answerFirstRequests(
             Array(zip(operations, failures.map(\.0))), notingStorage: true,
             laterAnswer: { send in
@@ -29,6 +35,10 @@ extension WriteQueueContract {
             guard !h.isFinished(task) else {
                 // Missing while its first request was in flight, it was lost by sending (Q1).
                 if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
+                if operation.id == conflicted {
+                    conflictCompleted = .some(task)
+                    return
+                }
                 throw h.violation(
                     "Expected only an explicit success to complete \(operation.id), but "
                         + "\(names[operation.id] ?? "a failure") "
@@ -46,12 +56,25 @@ extension WriteQueueContract {
             let task = try await h.persistedTask(for: operation)
             if h.isFinished(task), !succeeded.contains(operation.id) {
                 if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
+                if operation.id == conflicted {
+                    if conflictCompleted == nil { conflictCompleted = .some(task) }
+                    continue
+                }
                 throw h.violation(
                     "Expected only an explicit success to complete \(operation.id), but it completed "
                         + "without one.",
                     expected: "\(operation.id) kept", actual: task?.description ?? "no task",
                     hint: "Complete or remove a task only on a 2xx response.")
             }
+        }
+        if let task = conflictCompleted {
+            throw h.blocked(
+                by: "Q4",
+                "Expected \(conflicted) to be kept for a person after \(names[conflicted] ?? "a conflict"), "
+                    + "but the queue " + (task == nil ? "removed it" : "completed it") + ".",
+                expected: "\(conflicted) kept and marked as needing attention",
+                actual: task?.description ?? "no task",
+                hint: "A conflict is not a success: keep the task, mark it as needing attention and store why.")
         }
         h.recorder.record("storage: completed only " + succeeded.sorted().joined(separator: ", "))
     }
