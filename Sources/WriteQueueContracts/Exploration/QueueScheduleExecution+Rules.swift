@@ -223,7 +223,7 @@ extension QueueScheduleExecution {
         let h = harness
         if let stray = h.sends.first(where: { operations(withBody: $0.request.body).isEmpty }) {
             throw fail(
-                identityRule, "Expected every request to carry the body of the operation it sends, but send #\(stray.number) carries \(stray.request.bodyText), the body of no submitted operation.",
+                strayBodyRule, "Expected every request to carry the body of the operation it sends, but send #\(stray.number) carries \(stray.request.bodyText), the body of no submitted operation.",
                 actual: "body: \(stray.request.bodyText)",
                 hint: "Send the body persisted at submit, byte for byte; never rebuild or merge it.", invariant: "I7")
         }
@@ -349,10 +349,11 @@ extension QueueScheduleExecution {
         }
     }
 
-    /// The contract an identity finding (I7 one key per operation, I8 one record per operation)
-    /// breaks: Q3 (replay after crash, same key and bytes) once the app has crashed, Q2 (an
-    /// unknown outcome keeps the key and body) before.
-    private var identityRule: ContractID { crashes > 0 ? "Q3" : "Q2" }
+    /// The contract a request with a body of no submitted operation breaks, where the operation
+    /// it was meant to send is unknown (so ``identityRule(across:)`` cannot tell whether a
+    /// relaunch changed it): Q3 (replay after crash, same key and bytes) once the app has
+    /// crashed, Q2 (an unknown outcome keeps the key and body) before.
+    private var strayBodyRule: ContractID { crashes > 0 ? "Q3" : "Q2" }
 
     /// The contract an identity finding about `sends` breaks: Q3 when a relaunch sent a body the
     /// crashed launch had stored or sent under another key (the replay changed its identity),

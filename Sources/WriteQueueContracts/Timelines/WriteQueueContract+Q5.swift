@@ -23,7 +23,8 @@ extension WriteQueueContract {
         var succeeded: Set<String> = []
         let names = Dictionary(uniqueKeysWithValues: zip(operations.map(\.id), failures.map(\.1)))
         let conflicted = operations[failures.count - 1].id
-        var conflictCompleted: PersistedTask?? = nil
+        /// How the queue finished the conflicted operation, and what storage showed then.
+        var conflictFinished: (how: String, stored: String)?
         try await h.answerFirstRequests(
             Array(zip(operations, failures.map(\.0))), notingStorage: true,
             laterAnswer: { send in
@@ -36,7 +37,7 @@ extension WriteQueueContract {
                 // Missing while its first request was in flight, it was lost by sending (Q1).
                 if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
                 if operation.id == conflicted {
-                    conflictCompleted = .some(task)
+                    conflictFinished = (task == nil ? "removed it" : "completed it", task?.description ?? "no task")
                     return
                 }
                 throw h.violation(
@@ -57,7 +58,9 @@ extension WriteQueueContract {
             if h.isFinished(task), !succeeded.contains(operation.id) {
                 if task == nil, let earlier = h.missingAtFirstSend(operation) { throw earlier }
                 if operation.id == conflicted {
-                    if conflictCompleted == nil { conflictCompleted = .some(task) }
+                    if conflictFinished == nil {
+                        conflictFinished = (task == nil ? "removed it" : "completed it", task?.description ?? "no task")
+                    }
                     continue
                 }
                 throw h.violation(
@@ -67,13 +70,13 @@ extension WriteQueueContract {
                     hint: "Complete or remove a task only on a 2xx response.")
             }
         }
-        if let task = conflictCompleted {
+        if let finished = conflictFinished {
             throw h.blocked(
                 by: "Q4",
                 "Expected \(conflicted) to be kept for a person after \(names[conflicted] ?? "a conflict"), "
-                    + "but the queue " + (task == nil ? "removed it" : "completed it") + ".",
+                    + "but the queue \(finished.how).",
                 expected: "\(conflicted) kept and marked as needing attention",
-                actual: task?.description ?? "no task",
+                actual: finished.stored,
                 hint: "A conflict is not a success: keep the task, mark it as needing attention and store why.")
         }
         h.recorder.record("storage: completed only " + succeeded.sorted().joined(separator: ", "))
