@@ -60,6 +60,7 @@ let package = Package(
                 "Pagers/Adopters/SixthTrial/README.md", "Pagers/Adopters/SeventhTrial/README.md", "Pagers/Adopters/TenthTrial/README.md",
                 "Pagers/Adopters/EleventhTrial/README.md", "Pagers/Adopters/EighthTrial/README.md",
                 "Pagers/Adopters/TwelfthTrial/README.md", "Queues/TwelfthTrial/README.md",
+                "Queues/ThirteenthTrial/README.md", "Pagers/Adopters/ThirteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

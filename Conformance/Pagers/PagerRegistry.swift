@@ -31,6 +31,7 @@ extension BundledImplementations {
                 summary: "A completion-handler controller with a lock."),
         ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + eleventhTrialPagers
             + twelfthTrialPagers
+            + thirteenthTrialPagers
             + pagerMutants
     }
 
@@ -167,6 +168,32 @@ extension BundledImplementations {
                     .fails("P5", because: "a stale failure clears the new query's load handle"),
                     .fails("P8", because: "a stale cancellation clears the new query's load handle"),
                     .fails("P11", because: "a late answer from before the refresh clears the new load's handle"),
+                ]),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The thirteenth independent trial: pagers written from the docs alone by an author who had
+    /// not read the kit's sources (see `Adopters/ThirteenthTrial/README.md`).
+    static var thirteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                ReleaseNotesReducerAdapter.self, name: "ReleaseNotesReducer", kind: .adopter,
+                summary: "A TCA-style pure reducer over page numbers: request IDs in the state, effects as "
+                    + "values, adapted at the model level."),
+            .asyncPager(
+                ReleaseNotesStoreAdapter.self, name: "ReleaseNotesStore", kind: .adopter,
+                summary: "The same reducer run by a small @MainActor @Observable store whose effects are "
+                    + "tasks that send the response back as an action."),
+            .asyncPager(
+                GroupedTransactionsViewModelAdapter.self, name: "GroupedTransactionsViewModel", kind: .mutant,
+                summary: "A @MainActor @Observable view model with day sections, cursors and a completion-handler "
+                    + "service that hops to the main queue: the stale-request check guards only the success branch.",
+                ledger: [
+                    .fails("P5", because: "a stale failure clears the spinner and shows an error"),
+                    .fails("P8", because: "a stale cancellation clears the new query's spinner"),
+                    .fails("P11", because: "a timeout of a request made before the refresh clears the spinner and shows an error"),
                 ]),
         ]
     }

@@ -38,6 +38,7 @@ extension BundledImplementations {
             + eighthTrialQueues
             + ninthTrialQueues
             + twelfthTrialQueues
+            + thirteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -388,6 +389,29 @@ extension BundledImplementations {
                     + "whose outcome is unknown.",
                 ledger: [
                     .fails("Q2", because: "an edit after a 503 is merged into the update, whose retry carries the new body under the old key"),
+                ]),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The thirteenth trial: two queues written from the docs alone by an author who had not
+    /// read the kit's sources (see `ThirteenthTrial/README.md`).
+    static var thirteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                EntityLaneQueueAdapter.self, name: "EntityLaneQueue", kind: .adopter,
+                summary: "Thirteenth-trial actor, one JSON file per mutation, one lane per entity sent "
+                    + "concurrently (a task group), doubling backoff from 1 s to a 60 s cap waited in the pass "
+                    + "and kept as a due time."),
+            .queue(
+                UploadCenterAdapter.self, name: "UploadCenter", kind: .mutant,
+                summary: "Thirteenth-trial class on a serial DispatchQueue, one JSON table and a "
+                    + "completion-handler transport, due-time backoff: a row saved as uploading by a killed "
+                    + "process is restored as it is and never sent again.",
+                ledger: [
+                    .fails("Q3", because: "the row in flight at the crash stays uploading after the relaunch"),
+                    .blocked("Q1", by: "Q3", because: "the first request parked at the crash leaves its row uploading forever"),
                 ]),
         ]
     }

@@ -29,8 +29,8 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         // only), and the event loops (EighthTrial, EleventhTrial).
         let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
         #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
-        #expect(AsyncExplorableCase.mutants.count == 15)
-        #expect(AsyncExplorableCase.adopters.count == 15)
+        #expect(AsyncExplorableCase.mutants.count == 16)
+        #expect(AsyncExplorableCase.adopters.count == 16)
         let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
         #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
     }

@@ -54,6 +54,7 @@ struct PastedQueueExplorerOutput {
         ("PlistCallbackOutbox", "Q9"),
         ("JitterOutbox", "Q4"),
         ("SyncCoordinator", "Q2"),
+        ("UploadCenter", "Q3"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
