@@ -61,6 +61,7 @@ let package = Package(
                 "Pagers/Adopters/EleventhTrial/README.md", "Pagers/Adopters/EighthTrial/README.md",
                 "Pagers/Adopters/TwelfthTrial/README.md", "Queues/TwelfthTrial/README.md",
                 "Queues/ThirteenthTrial/README.md", "Pagers/Adopters/ThirteenthTrial/README.md",
+                "Queues/FourteenthTrial/README.md", "Pagers/Adopters/FourteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

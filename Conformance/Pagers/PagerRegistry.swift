@@ -32,6 +32,7 @@ extension BundledImplementations {
         ] + appStyleAdopters + sixthTrialPagers + seventhTrialPagers + tenthTrialPagers + eleventhTrialPagers
             + twelfthTrialPagers
             + thirteenthTrialPagers
+            + fourteenthTrialPagers
             + pagerMutants
     }
 
@@ -195,6 +196,28 @@ extension BundledImplementations {
                     .fails("P8", because: "a stale cancellation clears the new query's spinner"),
                     .fails("P11", because: "a timeout of a request made before the refresh clears the spinner and shows an error"),
                 ]),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The fourteenth trial: three pagers, each with one subtle bug its author expected the kit
+    /// to miss, written from the docs alone (see `Adopters/FourteenthTrial/README.md`).
+    static var fourteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                ActivityFeedStoreAdapter.self, name: "ActivityFeedStore", kind: .mutant,
+                summary: "Fourteenth-trial actor with cursors and a cycle check: a refresh resets its fields by "
+                    + "hand and forgets the cursors it has seen, so the same cursor after a refresh reads as a cycle.",
+                ledger: [.fails("P9", because: "after a refresh, page 1's cursor (the one it returned before) is taken as a cycle: no next request")],
+                // The explorer's server makes a new cursor for every answer; only P9's timeline
+                // repeats one after a refresh, as a server whose cursors encode a position does.
+                explorable: false),
+            .asyncPager(
+                SearchResultsModelAdapter.self, name: "SearchResultsModel", kind: .mutant,
+                summary: "Fourteenth-trial @MainActor @Observable model with page numbers: a refresh leaves the "
+                    + "old end-of-list flag set, so a retry after its page 1 failed requests nothing.",
+                ledger: [.fails("P6", because: "after the list ended, a retry of the refresh's failed page 1 requests nothing")]),
         ]
     }
 }

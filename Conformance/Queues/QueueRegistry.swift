@@ -39,6 +39,7 @@ extension BundledImplementations {
             + ninthTrialQueues
             + twelfthTrialQueues
             + thirteenthTrialQueues
+            + fourteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -413,6 +414,32 @@ extension BundledImplementations {
                     .fails("Q3", because: "the row in flight at the crash stays uploading after the relaunch"),
                     .blocked("Q1", by: "Q3", because: "the first request parked at the crash leaves its row uploading forever"),
                 ]),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The fourteenth trial: three queues, each with one subtle bug its author expected the kit
+    /// to miss, written from the docs alone (see `FourteenthTrial/README.md`).
+    static var fourteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                TaskFileOutboxAdapter.self, name: "TaskFileOutbox", kind: .mutant,
+                summary: "Fourteenth-trial actor, one JSON file per task, the body kept as a dictionary and "
+                    + "re-encoded on every send without sorted keys.",
+                ledger: [.fails("Q3", because: "the resend after a relaunch carries the body's fields in another order")]),
+            .queue(
+                SyncOutboxAdapter.self, name: "SyncOutbox", kind: .mutant,
+                summary: "Fourteenth-trial class with an NSLock, memory plus one JSON file, doubling backoff "
+                    + "from a shift that overflows at the 64th attempt.",
+                ledger: [.fails("Q8", because: "from the 64th retry the delay is negative, then zero")],
+                explorable: false),
+            .queue(
+                PendingChangesUploaderAdapter.self, name: "PendingChangesUploader", kind: .mutant,
+                summary: "Fourteenth-trial completion-handler uploader on a serial DispatchQueue, one JSON file, "
+                    + "a 65 s lease stamped on the whole batch when a flush claims it, never when a request starts.",
+                ledger: [.fails("Q7", because: "a task whose request starts late in a batch outlives its lease while in flight")],
+                explorable: false),
         ]
     }
 }

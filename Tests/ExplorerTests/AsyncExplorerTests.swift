@@ -24,15 +24,20 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
     // whole budget); correct implementations run the whole budget either way.
     static let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000, stopsAtFirstFinding: true)
 
+    /// Mutants whose bug the explorer's server cannot show: named, not explored
+    /// (`ActivityFeedStore` needs a cursor repeated after a refresh, which only P9's timeline
+    /// gives; every explored answer carries a new cursor).
+    static let leftToTheirFixedContracts: Set<String> = ["ActivityFeedStore"]
+
     @Test func everyBundledAsyncPagerIsExplorable() {
         // The app-style pagers too (appear, fill the screen, debounce, serial queries, refresh
         // only), and the event loops (EighthTrial, EleventhTrial).
         let asyncPagers = BundledImplementations.pagers.filter { $0.level == .async }
-        #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count == asyncPagers.count)
-        #expect(AsyncExplorableCase.mutants.count == 16)
+        #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count
+            == asyncPagers.count - Self.leftToTheirFixedContracts.count)
+        #expect(AsyncExplorableCase.mutants.count == 17)
         #expect(AsyncExplorableCase.adopters.count == 16)
-        let all = AsyncExplorableCase.mutants + AsyncExplorableCase.adopters
-        #expect(all.filter { !$0.implementation.isExplorable }.isEmpty)
+        #expect(Set(asyncPagers.filter { !$0.isExplorable }.map(\.name)) == Self.leftToTheirFixedContracts)
     }
 
     // One subject at a time: each explores on every core already, and a schedule's watchdog

@@ -65,10 +65,26 @@ extension PagerContract {
             afterRefreshFailed = try await t.retry()
             action = "retry after the refresh's first page timed out"
         }
-        if !afterRefreshFailed.isEmpty {
-            try t.expectOneRequest(
-                afterRefreshFailed, forPage: 1, after: action,
-                hint: samePage + " After a failed refresh that page is the first page, not the page after the old list.")
+        guard !afterRefreshFailed.isEmpty else { return }
+        let refreshedAgain = try t.expectOneRequest(
+            afterRefreshFailed, forPage: 1, after: action,
+            hint: samePage + " After a failed refresh that page is the first page, not the page after the old list.")
+
+        // The same after the old list ended: the refresh is a new generation, so the old end of
+        // the list no longer stops the retry of its failed first page (the fourteenth trial's
+        // view model left its "can load more" flag false across a refresh, and retry did nothing).
+        try await t.deliver(refreshedAgain, rows: [1, 2, 3], hasMore: false)
+        let afterEnd = try await t.refreshList("a refresh after the list ended")
+        try await t.fail(afterEnd, with: .timeout)
+        var retriedAfterEnd = try await t.retry()
+        var retryAction = "retry after the refresh's first page timed out (the list had ended before the refresh)"
+        if retriedAfterEnd.isEmpty {
+            retriedAfterEnd = try await t.bottomReached()
+            retryAction = "retry, then bottom reached, after the refresh's first page timed out (the list had ended "
+                + "before the refresh)"
         }
+        try t.expectOneRequest(
+            retriedAfterEnd, forPage: 1, after: retryAction,
+            hint: samePage + " A refresh starts a new generation: the old list's end no longer applies.")
     }
 }

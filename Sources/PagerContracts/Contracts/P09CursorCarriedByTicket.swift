@@ -31,13 +31,24 @@ extension PagerContract {
         let c1 = try await t.newGeneration(query: "C", rule: "P9")
         try await t.deliver(c1, rows: [201, 202], hasMore: true)
         try await t.deliver(b3, rows: [105, 106], hasMore: true, cursor: .fixed("B-stale-cursor"))
-        try t.expectOneRequest(
+        let c2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2,
             after: "bottom reached after a stale response carried a cursor while nothing was in flight",
             hint: hint)
 
-        if t.capabilities.triggers.contains(.refresh) {
-            _ = try await t.refreshList(rule: "P9")
-        }
+        guard t.capabilities.triggers.contains(.refresh) else { return }
+        // A server hands out the same cursors again after a refresh (they encode a position,
+        // not a session): the refreshed first page's cursor is the one page 1 returned before,
+        // and the next request carries it. Cursors remembered from before the refresh (a cycle
+        // check that a refresh does not reset) must not stop it.
+        try await t.deliver(c2, rows: [203, 204], hasMore: true)
+        let refreshed = try await t.refreshList(rule: "P9")
+        guard case .cursor(let repeated?) = c2.position else { return }
+        try await t.deliver(refreshed, rows: [201, 202], hasMore: true, cursor: .fixed(repeated))
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2,
+            after: "bottom reached after the refreshed first page returned the cursor \"\(repeated)\" that page 1 "
+                + "returned before the refresh",
+            hint: hint + " A refresh starts a new generation: forget the cursors seen before it.")
     }
 }

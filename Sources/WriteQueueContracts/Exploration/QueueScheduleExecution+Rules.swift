@@ -38,6 +38,7 @@ extension QueueScheduleExecution {
         try checkKeys()
         try checkSingleSender()
         try checkResends(newSends)
+        try checkReplayBytes(newSends)
         try checkRecords()
         try checkCustody(tasks)
         try checkStoppedAfterUnknownOutcome(tasks)
@@ -276,6 +277,31 @@ extension QueueScheduleExecution {
                 expected: "1 request in flight",
                 actual: [send, twin].map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }.joined(separator: ", "),
                 hint: "Take a send lease for the task before sending, and skip leased tasks.")
+        }
+    }
+
+    /// Q3 (invariant I7): a request a relaunched queue sends with a key and body a crashed
+    /// launch already sent carries the bytes of that first request. Bodies are otherwise
+    /// compared as JSON values; this is the one place bytes count, as in the fixed Q3 (a queue
+    /// that keeps a body as a dictionary and encodes it again for each send, with no fixed key
+    /// order, sends its fields in another order after the relaunch).
+    private func checkReplayBytes(_ newSends: [ParkedSend]) throws {
+        let h = harness
+        for send in newSends {
+            let identity = Identity(send.request)
+            guard identity.key != nil else { continue }
+            guard let first = firstRequest[identity] else {
+                firstRequest[identity] = send
+                continue
+            }
+            guard send.instance > first.instance, send.rawBody != first.rawBody else { continue }
+            let label = h.operationLabel(for: send.request.body)
+            throw fail(
+                "Q3", "Expected the relaunched queue to resend \(label) with the bytes of its first request (send #\(first.number)), but send #\(send.number) carried other bytes.",
+                expected: String(decoding: first.rawBody, as: UTF8.self),
+                actual: String(decoding: send.rawBody, as: UTF8.self),
+                hint: "Store the exact bytes of the first request with the task and send those; encoding a dictionary again may order its fields differently.",
+                invariant: "I7")
         }
     }
 

@@ -76,11 +76,20 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Bodies whose request was in flight when the app crashed, with that request's number:
     /// liveness asks that each is sent again after the relaunch.
     var inFlightAtCrash: [Data: Int] = [:]
+    /// The first request with each key and body, whichever launch sent it: a relaunch's
+    /// resend must carry its bytes (Q3). Kept across crashes.
+    var firstRequest: [Identity: ParkedSend] = [:]
     /// How many times the schedule crashed the app so far.
     var crashes = 0
     /// Every key a body was stored or sent under before the last crash: a relaunch that sends
     /// one of these resends what the crashed launch left, whatever that was.
     var keysByBodyAtCrash: [Data: Set<String>] = [:]
+
+    /// Fields every explored body carries besides its title and sensitive fields: enough that a
+    /// body encoded again from a dictionary, with no fixed key order, shows it (Q3's bytes).
+    static var bodyFields: [(String, String)] {
+        [("priority", "high"), ("assignee", "dana"), ("status", "open"), ("category", "billing")]
+    }
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -213,9 +222,10 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             updates += 1
             return harness.operation(
                 number, title: "Edit \(updates)", kind: .update(entity: Self.updatedEntity),
-                extra: harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+                extra: Self.bodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         default:
-            return harness.operation(number, extra: harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+            return harness.operation(
+                number, extra: Self.bodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         }
     }
 

@@ -38,6 +38,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
     private(set) var currentInstance = 0
     /// The queue's own timers the timeline has played (ran a pass in their place), by wait.
     private var playedTimers: Set<Int> = []
+    /// Whether the last send ``sendIfAny(of:on:clockStep:stepLimit:)`` or a `nextSend` returned
+    /// came only after the timeline ran a pass or moved the clock for it: the queue's own running
+    /// work (a pass waiting on the clock) did not send it.
+    private(set) var lastSendNeededAPass = false
     /// Instances with a worker of their own that owe a pass because the clock moved.
     private var ticksOwed: Set<Int> = []
     /// Passes run for the queue's own worker that the transcript does not show yet: the
@@ -657,6 +661,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             try await settle("a request for \(names)")
             if let send = openSends.first(where: { bodies.contains($0.request.body) }) {
                 recordStepping()
+                lastSendNeededAPass = startedPass || stepped > .zero
                 return (send, stepped)
             }
             if let other = openSends.first, let answer = others(other) {

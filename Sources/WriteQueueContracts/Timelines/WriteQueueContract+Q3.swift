@@ -10,14 +10,20 @@ extension WriteQueueContract {
     /// 3. op-3's first request is in flight when the app crashes (the server commits it, the
     ///    answer dies with the process: a task the queue had marked "sending"); the relaunched
     ///    queue must send it again, with the same key and bytes.
+    ///
+    /// Every body has seven fields: a queue that keeps the body as a dictionary and encodes it
+    /// again for each send, without a fixed key order, sends its fields in another order after
+    /// the relaunch (a dictionary's order changes from one instance to the next), which a
+    /// one-field body could never show.
     static func replayAfterCrash<A>(_ h: QueueHarness<A>) async throws {
+        let makeOperation: (Int) -> QueueOperation = { h.operation($0, extra: replayFields) }
         try await h.launch()
         var firstRequests: [String: ParkedSend] = [:]
         for (number, fault, outcome) in [
             (1, ServerFault.commitThen503, "a commit followed by a 503"),
             (2, .commitThenDrop, "a commit followed by a dropped connection"),
         ] {
-            let operation = h.operation(number)
+            let operation = makeOperation(number)
             let stored = try await h.submit(operation)
             let send = try await h.nextSend(of: operation)
             firstRequests[operation.id] = send
@@ -32,7 +38,7 @@ extension WriteQueueContract {
             try await expectReplays(of: [operation], firstRequests: firstRequests, h)
         }
 
-        let third = h.operation(3)
+        let third = makeOperation(3)
         try await h.submit(third)
         let inFlight = try await h.nextSend(of: third)
         firstRequests[third.id] = inFlight
@@ -48,12 +54,18 @@ extension WriteQueueContract {
         try await h.launch()
         try await expectReplays(of: [third], firstRequests: firstRequests, h)
 
-        let operations = [h.operation(1), h.operation(2), third]
+        let operations = [makeOperation(1), makeOperation(2), third]
         h.recordLedger(keys: operations.map { ($0.id, firstRequests[$0.id]?.request.idempotencyKey) })
         try h.expectRecords(
             3, "after three operations replayed across crashes",
             hint: "Each operation must produce exactly one record, however often it is sent.")
     }
+
+    /// The fields Q3's bodies carry besides the title.
+    static let replayFields = [
+        ("priority", "high"), ("assignee", "dana"), ("status", "open"), ("due", "2026-02-01"),
+        ("category", "billing"), ("note", "call back after the tunnel"),
+    ]
 
     /// After a relaunch: each of `operations` is resent with its first request's key and
     /// bytes, completes on the original result, and the server saw its key again.

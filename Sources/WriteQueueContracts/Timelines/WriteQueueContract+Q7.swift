@@ -3,8 +3,12 @@ extension WriteQueueContract {
     /// and background sync); while either has a request parked, no task may have two requests
     /// in flight. Then, with a request still in flight, the clock moves to just inside the
     /// declared request timeout (past any shorter send lease) and a later sync starts a third
-    /// pass: it must not send that task again either. With shared storage declared, two
-    /// instances over one storage are checked too, the second one starting after the clock moved.
+    /// pass: it must not send that task again either. So does every request a pass starts later
+    /// (a task sent after the one before it was answered): the clock moves again, within that
+    /// request's own timeout, and another later sync starts, so a lease stamped once for a whole
+    /// batch, when the pass claimed it, must still cover the last task's request. With shared
+    /// storage declared, two instances over one storage are checked too, the second one starting
+    /// after the clock moved.
     static func singleSender<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let first = h.operation(1)
@@ -14,7 +18,7 @@ extension WriteQueueContract {
         try h.startPass()
         try h.startPass()
         try await laterSyncWhileInFlight(h, on: nil)
-        try await driveCheckingSingleSender(h)
+        try await driveCheckingSingleSender(h, laterSyncOn: nil)
 
         guard h.capabilities.sharesStorageBetweenInstances else {
             h.recorder.note("Storage is not declared shared: only two passes on one instance were checked.")
@@ -26,7 +30,7 @@ extension WriteQueueContract {
         try await h.submit(third, on: appInstance)
         try h.startPass(on: appInstance)
         try await laterSyncWhileInFlight(h, on: extensionInstance)
-        try await driveCheckingSingleSender(h)
+        try await driveCheckingSingleSender(h, laterSyncOn: extensionInstance)
     }
 
     /// With a request in flight, moves the clock to 9/10 of the declared request timeout and
@@ -47,36 +51,70 @@ extension WriteQueueContract {
     }
 
     /// Answers every request (success), checking after every settle that no task has two
-    /// requests in flight.
-    private static func driveCheckingSingleSender<A>(_ h: QueueHarness<A>) async throws {
+    /// requests in flight. A request that starts after the clock last moved, with no older one
+    /// still in flight, gets its own later sync (on `instance`, the latest when `nil`): the clock
+    /// moves to 9/10 of the request timeout from its start, never past an older request's.
+    private static func driveCheckingSingleSender<A>(_ h: QueueHarness<A>, laterSyncOn instance: Int?) async throws {
+        // The requests in flight when the clock last moved (the first later sync's), and every
+        // request given a later sync of its own.
+        var seenBeforeMove = Set(h.openSends.map(\.number))
+        var syncedLater = 0
         for _ in 0..<32 {
             try await h.settle("both passes to return, park a request, or wait on the clock")
-            let open = h.openSends
-            var byOperation: [String: [ParkedSend]] = [:]
-            for send in open { byOperation[h.operationLabel(for: send.request.body), default: []].append(send) }
-            // The operation whose doubled send came first, so the message is the same on every
-            // run (a dictionary's order is not).
-            if let (label, twice) = byOperation.filter({ $0.value.count > 1 })
-                .min(by: { $0.value[1].number < $1.value[1].number })
-            {
-                throw h.violation(
-                    "Expected at most one request for \(label) in flight, but \(twice.count) were "
-                        + "in flight at once.",
-                    expected: "1 request for \(label)",
-                    actual: twice.map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }
-                        .joined(separator: ", "),
-                    hint: "Take a send lease for the task (in the persistence layer when instances "
-                        + "share storage) before sending, and skip leased tasks.")
+            var open = h.openSends
+            if syncedLater < 2, !open.isEmpty, open.allSatisfy({ !seenBeforeMove.contains($0.number) }) {
+                // Requests this old (started at this instant): moving the clock within the
+                // timeout is fair to each of them.
+                try checkSingleSender(open, h)
+                syncedLater += 1
+                let timeout = h.capabilities.requestTimeout
+                let moved = timeout - timeout / 10
+                try h.advanceClock(by: moved)
+                h.recorder.record(
+                    "advance clock by \(ManualClock.format(moved)) while send #\(open[0].number), started "
+                        + "after the last one was answered, is in flight (within the declared request timeout)")
+                try h.startPass(on: instance, label: "later sync's sending pass")
+                try await h.settle("the later sync's pass to return, park a request, or wait on the clock")
+                open = h.openSends
+                seenBeforeMove.formUnion(open.map(\.number))
             }
+            try checkSingleSender(open, h)
             if let send = open.first {
+                seenBeforeMove.insert(send.number)
                 h.answer(send, .serve)
+                // What is still in flight started before this answer: the clock must not move
+                // past its timeout.
+                seenBeforeMove.formUnion(open.map(\.number))
             } else if try h.running.isEmpty || !h.advanceToNextWake() {
                 return
+            } else {
+                // The clock moved for a backoff: what is in flight now started after it.
+                seenBeforeMove = Set(h.openSends.map(\.number))
             }
         }
         throw h.violation(
             "Expected two passes over a few tasks to finish within 32 steps, but they kept going.",
             expected: "every pass returned", actual: "\(h.running.count) trigger(s) still running",
             hint: "Check that a completed task is never sent again.")
+    }
+
+    /// Fails when some task has two requests in `open`.
+    private static func checkSingleSender<A>(_ open: [ParkedSend], _ h: QueueHarness<A>) throws {
+        var byOperation: [String: [ParkedSend]] = [:]
+        for send in open { byOperation[h.operationLabel(for: send.request.body), default: []].append(send) }
+        // The operation whose doubled send came first, so the message is the same on every
+        // run (a dictionary's order is not).
+        if let (label, twice) = byOperation.filter({ $0.value.count > 1 })
+            .min(by: { $0.value[1].number < $1.value[1].number })
+        {
+            throw h.violation(
+                "Expected at most one request for \(label) in flight, but \(twice.count) were "
+                    + "in flight at once.",
+                expected: "1 request for \(label)",
+                actual: twice.map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }
+                    .joined(separator: ", "),
+                hint: "Take a send lease for the task (in the persistence layer when instances "
+                    + "share storage) before sending, and skip leased tasks.")
+        }
     }
 }

@@ -4,8 +4,10 @@ extension WriteQueueContract {
     /// Q8 capped backoff keeps identity. Every request for op-1 gets a 503. Each delay, measured
     /// on the manual clock from the answer to the next request, must be positive and at most the
     /// declared cap (growing, fixed or randomised within it), every retry carries the same key
-    /// and body, and a retry does come once it is due. The run stops when the delay has sat at
-    /// the cap twice, or after 12 retries (a doubling from 1 ms has passed any cap by then).
+    /// and body, and a retry does come once it is due. A capped queue is retried 70 times: past
+    /// the 64th attempt, where a doubling computed with a shift (`1 << attempt`) overflows into a
+    /// negative or zero delay. Once the delay has sat at the cap twice, the transcript shows the
+    /// remaining retries as one line.
     ///
     /// A queue that waits on the clock is measured exactly (the kit moves the clock to the
     /// deadline it waits for). A queue that keeps due times in storage and waits on nothing is
@@ -27,9 +29,16 @@ extension WriteQueueContract {
         var delays: [Duration] = []
         var atCap = 0
         var flat = 0
-        for _ in 0..<(cap == nil ? 64 : 12) {
+        /// The retry from which the delay sat at the cap, once it did twice.
+        var steadyFrom: Int?
+        /// How many retries the queue's own pass sent, waiting on the clock in between.
+        var retriesInPass = 0
+        for _ in 0..<(cap == nil ? 64 : Self.cappedRetries) {
             let previous = delays.last
-            let resolution = Self.resolution(cap: cap, previous: previous)
+            // Once the delay sits at the cap, a due-time queue is stepped in eighths of it: the
+            // remaining retries look for a delay at once or past the cap, not for its shape.
+            let resolution = steadyFrom == nil
+                ? Self.resolution(cap: cap, previous: previous) : max(.milliseconds(1), (cap ?? .zero) / 8)
             h.answer(send, .server(.answer(status: 503)))
             let answeredAt = h.clock.now
             if delays.isEmpty {
@@ -45,11 +54,34 @@ extension WriteQueueContract {
             else {
                 throw try await retryMissing(after: delays.count, h, operation)
             }
-            send = retry
             let delay = answeredAt.duration(to: h.clock.now)
+            if cap != nil, h.lastSendNeededAPass, delay == .zero, retriesInPass == delays.count, !delays.isEmpty {
+                // Every retry so far came from the pass itself, waiting on the clock; now the
+                // pass gave up and returned with op-1 pending, and the next sync's pass sent it
+                // at once. How often syncs run is the app's business: the backoff was measured.
+                h.recorder.note(
+                    "The pass gave up on op-1 after \(delays.count + 1) tries, and the next sync's pass sent it "
+                        + "at once: the backoff inside the pass was measured, the pace of syncs is not this rule's.")
+                send = retry
+                break
+            }
+            if !h.lastSendNeededAPass { retriesInPass += 1 }
+            send = retry
             delays.append(delay)
-            h.recorder.record("retry #\(delays.count) of op-1 after \(ManualClock.format(delay))")
-            let measured = delays.map(ManualClock.format).joined(separator: ", ")
+            let expected = delay > .zero && cap.map { delay <= $0 + resolution } ?? true
+                && send.request.idempotencyKey == firstKey
+            // A steady retry is shown in one line at the end; any other one as it happens.
+            if steadyFrom == nil || !expected {
+                if let from = steadyFrom {
+                    // The steady retries before this one, then this one, so the transcript shows
+                    // every retry up to the failing one.
+                    Self.recordSteadyRetries(delays.dropLast(), from: from, h)
+                    steadyFrom = nil
+                }
+                h.recorder.record("retry #\(delays.count) of op-1 after \(ManualClock.format(delay))")
+            }
+            let measured = (delays.count > 12 ? "…, " : "")
+                + delays.suffix(12).map(ManualClock.format).joined(separator: ", ")
             if delay <= .zero {
                 throw h.violation(
                     "Expected retry #\(delays.count) of op-1 to wait a positive delay, but it was sent "
@@ -77,13 +109,14 @@ extension WriteQueueContract {
                 hint: "Backoff changes when a task is sent, never what is sent.")
             if let cap {
                 atCap = delay + resolution >= cap ? atCap + 1 : 0
-                if atCap == 2 { break }
+                if atCap == 2, steadyFrom == nil { steadyFrom = delays.count + 1 }
             } else {
                 let steady = previous.map { delay <= $0 + resolution } ?? false
                 flat = steady ? flat + 1 : 0
                 if flat == 2 || delay > ceiling { break }
             }
         }
+        if let steadyFrom { Self.recordSteadyRetries(delays[...], from: steadyFrom, h) }
         if cap == nil {
             let all = "delays: " + delays.map(ManualClock.format).joined(separator: ", ")
             let last = delays.last.map(ManualClock.format) ?? "none"
@@ -110,6 +143,21 @@ extension WriteQueueContract {
         h.answer(send, .serve)
         try await h.drive { _ in .serve }
     }
+
+    /// Records retries `from` (numbered from 1) to the last of `delays` as one transcript line.
+    private static func recordSteadyRetries<A>(_ delays: ArraySlice<Duration>, from: Int, _ h: QueueHarness<A>) {
+        guard delays.count >= from else { return }
+        let steady = delays[(delays.startIndex + from - 1)...]
+        let shortest = ManualClock.format(steady.min() ?? .zero)
+        let longest = ManualClock.format(steady.max() ?? .zero)
+        h.recorder.record(
+            "retries #\(from)–#\(delays.count) of op-1 after "
+                + (shortest == longest ? "\(shortest) each" : "\(shortest) to \(longest)"))
+    }
+
+    /// How many retries a capped queue gets: past the 64th attempt, where `1 << attempt`
+    /// overflows.
+    static let cappedRetries = 70
 
     /// How finely a due-time queue's delay is measured: 1/64 of the cap (or, with no cap
     /// declared, of 4 times the previous delay), and never below 1 ms.
