@@ -62,6 +62,7 @@ let package = Package(
                 "Pagers/Adopters/TwelfthTrial/README.md", "Queues/TwelfthTrial/README.md",
                 "Queues/ThirteenthTrial/README.md", "Pagers/Adopters/ThirteenthTrial/README.md",
                 "Queues/FourteenthTrial/README.md", "Pagers/Adopters/FourteenthTrial/README.md",
+                "Queues/FifteenthTrial/README.md", "Pagers/Adopters/FifteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -33,6 +33,7 @@ extension BundledImplementations {
             + twelfthTrialPagers
             + thirteenthTrialPagers
             + fourteenthTrialPagers
+            + fifteenthTrialPagers
             + pagerMutants
     }
 
@@ -218,6 +219,29 @@ extension BundledImplementations {
                 summary: "Fourteenth-trial @MainActor @Observable model with page numbers: a refresh leaves the "
                     + "old end-of-list flag set, so a retry after its page 1 failed requests nothing.",
                 ledger: [.fails("P6", because: "after the list ended, a retry of the refresh's failed page 1 requests nothing")]),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The fifteenth trial: pagers with one subtle bug each, which their author expected the kit
+    /// to miss, written from the docs alone (see `Adopters/FifteenthTrial/README.md`).
+    static var fifteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                TimelineFeedAdapter.self, name: "TimelineFeed", kind: .mutant,
+                summary: "Fifteenth-trial struct state machine with page numbers and a no-progress stop: a page "
+                    + "that is only partly duplicates does not reset the count, so the feed stalls early.",
+                ledger: [.fails("P12", because: "three pages without progress, not in a row, stop loading")],
+                // The explorer judges requests a pager makes, not ones it should have made.
+                explorable: false),
+            .asyncPager(
+                ActivityLogStoreAdapter.self, name: "ActivityLogStore", kind: .mutant,
+                summary: "Fifteenth-trial actor with cursors: retry clears the error footer when its load "
+                    + "returns, even when the retried page failed again.",
+                ledger: [.fails("P6", because: "a retried page that fails again shows no error")],
+                // The explorer does not require an error to show after a failure.
+                explorable: false),
         ]
     }
 }

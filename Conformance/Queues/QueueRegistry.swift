@@ -40,6 +40,7 @@ extension BundledImplementations {
             + twelfthTrialQueues
             + thirteenthTrialQueues
             + fourteenthTrialQueues
+            + fifteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -440,6 +441,33 @@ extension BundledImplementations {
                     + "a 65 s lease stamped on the whole batch when a flush claims it, never when a request starts.",
                 ledger: [.fails("Q7", because: "a task whose request starts late in a batch outlives its lease while in flight")],
                 explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The fifteenth trial: three more queues, each with one subtle bug its author expected the
+    /// kit to miss, written from the docs alone (see `FifteenthTrial/README.md`).
+    static var fifteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                NoteSyncOutboxAdapter.self, name: "NoteSyncOutbox", kind: .mutant,
+                summary: "Fifteenth-trial actor, one JSON file per task, retries waited on the clock inside the "
+                    + "pass: after a relaunch the first wait is rebuilt from the stored attempt count without the cap.",
+                ledger: [.fails("Q8", because: "the first retry after a relaunch waits past the 300 s cap")],
+                explorable: false),
+            .queue(
+                OrderSubmissionQueueAdapter.self, name: "OrderSubmissionQueue", kind: .mutant,
+                summary: "Fifteenth-trial class with an NSLock over an in-memory order store, due times per order: "
+                    + "a 3xx counts as success.",
+                ledger: [.fails("Q5", because: "a 307 completes the order")],
+                explorable: false),
+            .queue(
+                ExpenseOutboxAdapter.self, name: "ExpenseOutbox", kind: .mutant,
+                summary: "Fifteenth-trial completion-handler outbox on a serial DispatchQueue, one JSON file: the "
+                    + "report for a task stuck a day redacts only its default fields.",
+                ledger: [.fails("Q10", because: "the stuck-for-a-day report logs the card number")],
+                explorable: false)
         ]
     }
 }

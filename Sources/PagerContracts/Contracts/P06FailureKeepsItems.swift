@@ -21,9 +21,17 @@ extension PagerContract {
             try await t.fail(again, with: .serverError(status: 500))
             try await t.expectVisible([1, 2, 3], after: "page 2 failed again")
         }
-        let retried = try t.expectOneRequest(
+        let firstRetry = try t.expectOneRequest(
             try await t.retry(), forPage: 2, after: "retry",
             hint: samePage + " Map the adapter's retry() to your pager's retry action.")
+        // The retried page failing again is the current page failing: the error shows again (the
+        // fifteenth trial's store cleared its footer whenever a retry's load returned).
+        try await t.fail(firstRetry, with: .timeout)
+        try await t.expectState(
+            \.showsError, true, named: "the error state", after: "the retried page 2 timed out again",
+            hint: "A retry that fails shows the error again: clear it when the retried page arrives, not when the retry ends.")
+        let retried = try t.expectOneRequest(
+            try await t.retry(), forPage: 2, after: "retry after the retried page 2 failed again", hint: samePage)
         try await t.deliver(retried, rows: [4, 5, 6], hasMore: true)
         try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "the retried page 2 arrived")
         try await t.expectState(

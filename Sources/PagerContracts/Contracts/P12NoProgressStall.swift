@@ -23,9 +23,36 @@ extension PagerContract {
             }
             return
         }
+        // Pages without progress that are not in a row never stop loading: a page that adds
+        // anything new, even beside duplicates, starts the count again (the fifteenth trial's
+        // feed counted every such page and stalled after three, progress in between).
         var pending: [PageRequestRecord] = []
-        var empty = 0
         var page = 2
+        for round in 0..<limit {
+            for (rows, added) in [([1, 2, 3], "nothing new"), ([1, 2, 100 + round], "one new item")] {
+                var started = pending
+                pending = []
+                let byItself = !started.isEmpty
+                if started.isEmpty { started = try await t.bottomReached() }
+                guard let request = started.first else {
+                    throw t.violation(
+                        "Expected bottom reached to start a request for page \(page): the pages that added nothing "
+                            + "were not in a row (each was followed by one that added an item), but it started none.",
+                        expected: "one request for page \(page)", actual: "requests: none",
+                        hint: hint + " A page that adds anything new, even beside duplicates, starts the count again.")
+                }
+                if !byItself {
+                    _ = try await t.setup("P1") {
+                        try t.expectOneRequest(
+                            [request], forPage: page, after: "bottom reached (pages without progress, not in a row)")
+                    }
+                }
+                t.section("page \(page) adds \(added)")
+                pending = try await t.deliver(request, rows: rows, hasMore: true, followUps: .returned)
+                page += 1
+            }
+        }
+        var empty = 0
         while true {
             var byItself = !pending.isEmpty
             if pending.isEmpty {

@@ -24,17 +24,22 @@ extension PagerContract {
 }
 
 extension ImplementationUnderCheck {
-    /// A bundled pager driven at the model level through `adapter`.
+    /// A bundled pager driven at the model level through `adapter`; the explorer drives it too,
+    /// unless `explorable` is `false` (a mutant whose bug no explored schedule can show, left to
+    /// the fixed contracts that catch it).
     public static func pager<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
-        ledger: Ledger = []
+        ledger: Ledger = [], explorable: Bool = true
     ) -> ImplementationUnderCheck {
-        pagerImplementation(
+        let explore: @Sendable (ExplorationOptions) async -> ExplorationResult = { options in
+            await PagerExploration.explore(Adapter.self, options: options)
+        }
+        return pagerImplementation(
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),
             kind: kind, level: .model, summary: summary, ledger: ledger,
             applicability: { $0.applicability(for: Adapter.capabilities) },
             run: { contract, options in await contract.run(against: Adapter.self, options: options) },
-            explore: { options in await PagerExploration.explore(Adapter.self, options: options) })
+            explore: explorable ? explore : nil)
     }
 
     /// The pager family's implementation: every P contract, and a not-applicable report for an

@@ -4,8 +4,9 @@ extension WriteQueueContract {
 
     /// Q10 no sensitive data in diagnostics. Three operations carry the canary value in every
     /// field the adapter declares sensitive (``QueueCapabilities/sensitiveFields``, `card` by
-    /// default) and meet a 503 then success, a body conflict, and a 400, so the queue has every
-    /// reason to log and to store diagnostics; none may contain the canary.
+    /// default) and meet a 503 then success, a body conflict, and a 400, and a fourth keeps
+    /// failing for a day, so the queue has every reason to log and to store diagnostics; none
+    /// may contain the canary.
     static func noSensitiveDiagnostics<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let operations = (1...3).map { number in
@@ -23,6 +24,20 @@ extension WriteQueueContract {
             case "op-2": return .server(.conflictingRecord)
             default: return .server(.answer(status: 400))
             }
+        }
+        // A task that keeps failing for a day: queues report those ("stuck since …"), and that
+        // report must be redacted too (the fifteenth trial's redacted only its default fields).
+        let stuck = h.operation(4, extra: h.sensitiveExtras, sensitive: h.capabilities.sensitiveFields)
+        try await h.submit(stuck)
+        try h.startPass()
+        let firstTry = try await h.nextSend(of: stuck)
+        h.answer(firstTry, .server(.answer(status: 503)))
+        try await h.settle()
+        try h.advanceClock(by: .seconds(25 * 3600), recording: "advance clock by 25 h (op-4 still pending)")
+        try h.startPass()
+        if let retry = try await h.sendIfAny(of: stuck) {
+            h.answer(retry, .server(.answer(status: 503)))
+            try await h.settle()
         }
         let lines = try await h.diagnostics()
         h.recorder.record("read \(lines.count) diagnostic and log line(s)")

@@ -1,6 +1,6 @@
 extension WriteQueueContract {
-    /// Q5 success-only completion. Six operations get six different non-success answers (no
-    /// answer, a timeout, 500, 400, 404 and a body conflict), in whatever order the queue sends
+    /// Q5 success-only completion. Seven operations get seven different non-success answers (no
+    /// answer, a timeout, 500, 400, 404, a 307 redirect and a body conflict), in whatever order the queue sends
     /// them; none may complete. A retry of one of them met before every first answer was given
     /// is served (a queue that sends strictly in order retries its head until it succeeds), and
     /// so is every request after that: only the operations served may complete.
@@ -16,6 +16,9 @@ extension WriteQueueContract {
             (.server(.answer(status: 500)), "a 500"),
             (.server(.answer(status: 400)), "a 400"),
             (.server(.answer(status: 404)), "a 404"),
+            // A redirect a client did not follow is not a success either (a queue that counts
+            // every status below 400 as done drops the write: the fifteenth trial's).
+            (.server(.answer(status: 307)), "a 307"),
             (.server(.conflictingRecord), "a \(h.capabilities.conflictProfile.mismatchStatus)"),
         ]
         let operations = failures.indices.map { h.operation($0 + 1) }

@@ -117,6 +117,9 @@ extension WriteQueueContract {
             }
         }
         if let steadyFrom { Self.recordSteadyRetries(delays[...], from: steadyFrom, h) }
+        if let cap, steadyFrom != nil {
+            send = try await retryAfterRelaunch(of: operation, after: send, cap: cap, h)
+        }
         if cap == nil {
             let all = "delays: " + delays.map(ManualClock.format).joined(separator: ", ")
             let last = delays.last.map(ManualClock.format) ?? "none"
@@ -142,6 +145,43 @@ extension WriteQueueContract {
         }
         h.answer(send, .serve)
         try await h.drive { _ in .serve }
+    }
+
+    /// After the delay sat at the cap: one more 503, a crash, a relaunch. The queue may resend
+    /// at once (a due time kept in memory is gone), but no later than the cap: a backoff
+    /// rebuilt from a stored attempt count must be capped too (the fifteenth trial's
+    /// `NoteSyncOutbox` waited 2^16 s after a relaunch). Returns the retry.
+    private static func retryAfterRelaunch<A>(
+        of operation: QueueOperation, after send: ParkedSend, cap: Duration, _ h: QueueHarness<A>
+    ) async throws -> ParkedSend {
+        h.answer(send, .server(.answer(status: 503)))
+        try await h.settle()
+        try await h.crash()
+        try await h.launch()
+        let relaunchedAt = h.clock.now
+        let resolution = max(.milliseconds(1), cap / 16)
+        guard
+            let retry = try await h.sendIfAny(of: operation, clockStep: resolution, stepLimit: cap * 2)
+        else {
+            throw h.violation(
+                "Expected op-1 to be retried within the declared cap of \(ManualClock.format(cap)) after "
+                    + "a relaunch, but no pass sent it within \(ManualClock.format(cap * 2)).",
+                expected: "a retry within \(ManualClock.format(cap)) of the relaunch",
+                actual: try await h.persistedTask(for: operation)?.description ?? "no task for op-1",
+                hint: "Cap the delay wherever it is computed, also when it is rebuilt from a stored "
+                    + "attempt count after a relaunch: min(cap, base × 2^attempt).")
+        }
+        let delay = relaunchedAt.duration(to: h.clock.now)
+        h.recorder.record("retry of op-1 after the relaunch: \(ManualClock.format(delay)) after it")
+        if delay > cap + resolution {
+            throw h.violation(
+                "Expected the first retry after a relaunch to wait at most the declared cap of "
+                    + "\(ManualClock.format(cap)), but it waited \(ManualClock.format(delay)).",
+                expected: "a delay ≤ \(ManualClock.format(cap))", actual: ManualClock.format(delay),
+                hint: "Cap the delay wherever it is computed, also when it is rebuilt from a stored "
+                    + "attempt count after a relaunch: min(cap, base × 2^attempt).")
+        }
+        return retry
     }
 
     /// Records retries `from` (numbered from 1) to the last of `delays` as one transcript line.
