@@ -37,15 +37,21 @@ extension WriteQueueContract {
     /// starts a sending pass on `instance` (the latest when `nil`), as a later sync would.
     private static func laterSyncWhileInFlight<A>(_ h: QueueHarness<A>, on instance: Int?) async throws {
         try await h.settle("the passes to return, park a request, or wait on the clock")
-        let timeout = h.capabilities.requestTimeout
         guard let inFlight = h.openSends.first else {
             if let instance { try h.startPass(on: instance) }
             return
         }
+        try startLaterSync(h, whileInFlight: "send #\(inFlight.number)", on: instance)
+    }
+
+    /// Moves the clock to 9/10 of the declared request timeout, with `inFlight` in flight, and
+    /// starts a sending pass on `instance` (the latest when `nil`), as a later sync would.
+    private static func startLaterSync<A>(_ h: QueueHarness<A>, whileInFlight inFlight: String, on instance: Int?) throws {
+        let timeout = h.capabilities.requestTimeout
         let moved = timeout - timeout / 10
         try h.advanceClock(by: moved)
         h.recorder.record(
-            "advance clock by \(ManualClock.format(moved)) while send #\(inFlight.number) is in flight "
+            "advance clock by \(ManualClock.format(moved)) while \(inFlight) is in flight "
                 + "(within the declared request timeout of \(ManualClock.format(timeout)))")
         try h.startPass(on: instance, label: "later sync's sending pass")
     }
@@ -67,13 +73,8 @@ extension WriteQueueContract {
                 // timeout is fair to each of them.
                 try checkSingleSender(open, h)
                 syncedLater += 1
-                let timeout = h.capabilities.requestTimeout
-                let moved = timeout - timeout / 10
-                try h.advanceClock(by: moved)
-                h.recorder.record(
-                    "advance clock by \(ManualClock.format(moved)) while send #\(open[0].number), started "
-                        + "after the last one was answered, is in flight (within the declared request timeout)")
-                try h.startPass(on: instance, label: "later sync's sending pass")
+                try startLaterSync(
+                    h, whileInFlight: "send #\(open[0].number), started after the last one was answered,", on: instance)
                 try await h.settle("the later sync's pass to return, park a request, or wait on the clock")
                 open = h.openSends
                 seenBeforeMove.formUnion(open.map(\.number))
