@@ -148,9 +148,11 @@ extension WriteQueueContract {
     }
 
     /// After the delay sat at the cap: one more 503, a crash, a relaunch. The queue may resend
-    /// at once (a due time kept in memory is gone), but no later than the cap: a backoff
-    /// rebuilt from a stored attempt count must be capped too (the fifteenth trial's
-    /// `NoteSyncOutbox` waited 2^16 s after a relaunch). Returns the retry.
+    /// at once (a due time kept in memory is gone), but within twice the cap: a backoff rebuilt
+    /// from a stored attempt count must be capped too (the fifteenth trial's `NoteSyncOutbox`
+    /// waited 2^16 s after a relaunch). Twice, not once: a queue whose worker ticks sends at
+    /// its first tick after the due time (`TickerOutbox`'s 15 s tick made 39 s of a 32 s cap, in
+    /// some runs and not others). Returns the retry.
     private static func retryAfterRelaunch<A>(
         of operation: QueueOperation, after send: ParkedSend, cap: Duration, _ h: QueueHarness<A>
     ) async throws -> ParkedSend {
@@ -164,20 +166,20 @@ extension WriteQueueContract {
             let retry = try await h.sendIfAny(of: operation, clockStep: resolution, stepLimit: cap * 2)
         else {
             throw h.violation(
-                "Expected op-1 to be retried within the declared cap of \(ManualClock.format(cap)) after "
-                    + "a relaunch, but no pass sent it within \(ManualClock.format(cap * 2)).",
-                expected: "a retry within \(ManualClock.format(cap)) of the relaunch",
+                "Expected op-1 to be retried within twice the declared cap of \(ManualClock.format(cap)) "
+                    + "after a relaunch, but no pass sent it within \(ManualClock.format(cap * 2)).",
+                expected: "a retry within \(ManualClock.format(cap * 2)) of the relaunch",
                 actual: try await h.persistedTask(for: operation)?.description ?? "no task for op-1",
                 hint: "Cap the delay wherever it is computed, also when it is rebuilt from a stored "
                     + "attempt count after a relaunch: min(cap, base × 2^attempt).")
         }
         let delay = relaunchedAt.duration(to: h.clock.now)
         h.recorder.record("retry of op-1 after the relaunch: \(ManualClock.format(delay)) after it")
-        if delay > cap + resolution {
+        if delay > cap * 2 {
             throw h.violation(
-                "Expected the first retry after a relaunch to wait at most the declared cap of "
+                "Expected the first retry after a relaunch within twice the declared cap of "
                     + "\(ManualClock.format(cap)), but it waited \(ManualClock.format(delay)).",
-                expected: "a delay ≤ \(ManualClock.format(cap))", actual: ManualClock.format(delay),
+                expected: "a delay ≤ \(ManualClock.format(cap * 2))", actual: ManualClock.format(delay),
                 hint: "Cap the delay wherever it is computed, also when it is rebuilt from a stored "
                     + "attempt count after a relaunch: min(cap, base × 2^attempt).")
         }
