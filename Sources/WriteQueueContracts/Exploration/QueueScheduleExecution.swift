@@ -85,12 +85,6 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// one of these resends what the crashed launch left, whatever that was.
     var keysByBodyAtCrash: [Data: Set<String>] = [:]
 
-    /// Fields every explored body carries besides its title and sensitive fields: enough that a
-    /// body encoded again from a dictionary, with no fixed key order, shows it (Q3's bytes).
-    static var bodyFields: [(String, String)] {
-        [("priority", "high"), ("assignee", "dana"), ("status", "open"), ("category", "billing")]
-    }
-
     init(harness: QueueHarness<A>) {
         self.harness = harness
     }
@@ -222,10 +216,10 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             updates += 1
             return harness.operation(
                 number, title: "Edit \(updates)", kind: .update(entity: Self.updatedEntity),
-                extra: Self.bodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+                extra: WriteQueueContract.unsortedBodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         default:
             return harness.operation(
-                number, extra: Self.bodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+                number, extra: WriteQueueContract.unsortedBodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
         }
     }
 

@@ -16,7 +16,7 @@ extension WriteQueueContract {
     /// the relaunch (a dictionary's order changes from one instance to the next), which a
     /// one-field body could never show.
     static func replayAfterCrash<A>(_ h: QueueHarness<A>) async throws {
-        let makeOperation: (Int) -> QueueOperation = { h.operation($0, extra: replayFields) }
+        let makeOperation: (Int) -> QueueOperation = { h.operation($0, extra: unsortedBodyFields) }
         try await h.launch()
         var firstRequests: [String: ParkedSend] = [:]
         for (number, fault, outcome) in [
@@ -61,8 +61,10 @@ extension WriteQueueContract {
             hint: "Each operation must produce exactly one record, however often it is sent.")
     }
 
-    /// The fields Q3's bodies carry besides the title.
-    static let replayFields = [
+    /// Fields a body carries besides its title, in no sorted order: a body encoded again from a
+    /// dictionary (no fixed key order) or with sorted keys shows in the bytes a resend carries,
+    /// which Q3 asks to be the first attempt's. The explorer's bodies carry them too.
+    static let unsortedBodyFields = [
         ("priority", "high"), ("assignee", "dana"), ("status", "open"), ("due", "2026-02-01"),
         ("category", "billing"), ("note", "call back after the tunnel"),
     ]
