@@ -53,6 +53,9 @@ public final class ManualClock: Clock, Sendable {
         let trigger: Int?
         /// The identity of the waiting task.
         let task: Int?
+        /// Whether the waiting task runs without the kit's task executor preference: an
+        /// unstructured task (`Task { … }`) a call started, which the call may not await.
+        let unstructured: Bool
         let continuation: CheckedContinuation<Void, any Error>
         /// The priority of the waiting task (raised when another task joins it).
         var priority: UInt8
@@ -180,6 +183,7 @@ public final class ManualClock: Clock, Sendable {
     private func suspend(id: Int, until deadline: Instant) async throws {
         let trigger = TriggerContext.current
         let task = withUnsafeCurrentTask { $0?.hashValue }
+        let unstructured = Self.waitsOutsideTaskExecutor
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -190,8 +194,8 @@ public final class ManualClock: Clock, Sendable {
                         }
                         if deadline <= state.current { return (.success(()), []) }
                         state.sleepers[id] = Sleeper(
-                            id: id, deadline: deadline, trigger: trigger, task: task, continuation: continuation,
-                            priority: priority)
+                            id: id, deadline: deadline, trigger: trigger, task: task, unstructured: unstructured,
+                            continuation: continuation, priority: priority)
                         return (nil, state.takeSatisfiedWatchers())
                     }
                 if let immediate {
@@ -291,6 +295,24 @@ public final class ManualClock: Clock, Sendable {
     /// How many waits have begun so far (a new wait changes it; one that ends does not).
     var waitsBegun: Int {
         state.withLock { $0.nextID }
+    }
+
+    /// Whether the current task has no task executor preference. The kit runs every call with
+    /// one, which child tasks inherit and unstructured tasks (`Task { … }`) do not. Where task
+    /// executors do not exist, `false`.
+    private static var waitsOutsideTaskExecutor: Bool {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            return withUnsafeCurrentTask { $0.map { $0.unownedTaskExecutor == nil } } ?? false
+        }
+        return false
+    }
+
+    /// The triggers whose live waits in an unstructured task (see `Sleeper.unstructured`) end
+    /// when the clock reaches `instant`.
+    func triggersOfUnstructuredWaits(dueBy instant: Instant) -> Set<Int> {
+        state.withLock { state in
+            Set(state.liveSleepers.filter { $0.unstructured && $0.deadline <= instant }.compactMap(\.trigger))
+        }
     }
 
     /// The identities of the tasks of live (not crashed) triggers that wait on the clock.

@@ -433,11 +433,12 @@ final class QueueHarness<A: WriteQueueAdapter> {
     }
 
     /// Moves the clock to `instant` and records `line`; a queue with a worker of its own owes a
-    /// sending pass for it (see ``noteClockMoved()``).
+    /// sending pass for it (see ``noteClockMoved(waking:)``).
     func advanceClock(to instant: ManualClock.Instant, recording line: String? = nil) throws {
+        let woken = clock.triggersOfUnstructuredWaits(dueBy: instant)
         clock.advance(to: instant)
         if let line { recorder.record(line) }
-        noteClockMoved()
+        noteClockMoved(waking: woken)
     }
 
     /// Notes that the clock moved: every live instance with a worker of its own owes a pass.
@@ -451,13 +452,25 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// is due) and joins whatever the worker still has to do, so the timeline settles on
     /// evidence (a request parks, or the pass returns), and the worker is never woken twice for
     /// one moment.
-    func noteClockMoved() {
+    ///
+    /// A wait in an unstructured task that a running call started (a retry timer a drain armed
+    /// before the call returned) is the queue's own work too, which the call may not await:
+    /// woken by this move, it may send after the call returned and go on processing the answer
+    /// after the timeline saw nothing running. Its instance owes a pass, which joins that work
+    /// or does the same, so the timeline settles on it (`RetryTimerOutbox` failed Q3 in 1 run of
+    /// 47: its storage was read while the timer's drain still handled the 200).
+    ///
+    /// - Parameter woken: The triggers whose waits in an unstructured task this move ends.
+    func noteClockMoved(waking woken: Set<Int> = []) {
         for instance in Set(instances.keys).union(launches.keys) where stage.hasOwnWorker(instance: instance) {
             ticksOwed.insert(instance)
         }
+        for trigger in woken {
+            if let instance = stage.liveInstance(of: trigger) { ticksOwed.insert(instance) }
+        }
     }
 
-    /// Starts the passes owed to instances with a worker of their own (see ``noteClockMoved()``)
+    /// Starts the passes owed to instances with a worker of their own (see ``noteClockMoved(waking:)``)
     /// that run no call now, without transcribing them (``settle(_:transcribing:)`` records
     /// them once they settled). Returns whether a pass started.
     private func payOwedTicks() throws -> Bool {
@@ -497,9 +510,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// Returns `false` when nothing waits.
     func advanceToNextWakeOneByOne() async throws -> Bool {
         guard let next = clock.nextLiveDeadline else { return false }
+        let woken = clock.triggersOfUnstructuredWaits(dueBy: next)
         clock.move(to: next)
         recorder.record("advance clock to \(next) (a wait ends)")
-        noteClockMoved()
+        noteClockMoved(waking: woken)
         while clock.resumeEarliestDue() {
             try await settle()
         }

@@ -167,7 +167,7 @@ final class QueueStage: Sendable {
             state.endings.append(number)
         }
         // What a call left running waits on the clock as the queue's own timer: played by the
-        // timeline, never resumed (see `QueueHarness.noteClockMoved()`).
+        // timeline, never resumed (see `QueueHarness.noteClockMoved(waking:)`).
         clock.hold(trigger: number)
         signal()
     }
@@ -201,6 +201,13 @@ final class QueueStage: Sendable {
     func hasOwnWorker(instance: Int) -> Bool {
         if state.withLock({ $0.workers.contains(instance) }) { return true }
         return queueTimers.contains { $0.instance == instance }
+    }
+
+    /// The launch of `trigger` while it runs, or `nil` once it ended or died.
+    func liveInstance(of trigger: Int) -> Int? {
+        state.withLock { state in
+            state.live.contains(trigger) ? state.triggers[trigger]?.generation : nil
+        }
     }
 
     /// Whether a trigger of launch `instance` is running.
