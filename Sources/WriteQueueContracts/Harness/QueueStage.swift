@@ -56,6 +56,9 @@ final class QueueStage: Sendable {
     /// Everything the triggers, the transport and the timeline share, behind one lock.
     fileprivate struct State {
         var triggers: [Int: Trigger] = [:]
+        /// Each trigger's launch: read on every settle for every parked request, without
+        /// copying the trigger.
+        var generations: [Int: Int] = [:]
         /// The triggers that neither ended nor died: settling looks only at these.
         var live: Set<Int> = []
         /// Triggers in the order they ended.
@@ -137,6 +140,7 @@ final class QueueStage: Sendable {
                 number: state.triggerCount, label: label, generation: generation, priority: priority,
                 everJoined: joinsOwnWork)
             state.live.insert(state.triggerCount)
+            state.generations[state.triggerCount] = generation
             return (state.triggerCount, priority)
         }
         let run: @Sendable () async -> Void = {
@@ -593,8 +597,9 @@ extension QueueStage.State {
     /// launch). While another trigger of that launch runs, it counts for that launch; when none
     /// runs, nothing awaits it (an orphan).
     func isLaunchLevel(_ send: ParkedSend) -> Bool {
-        guard let trigger = send.trigger.flatMap({ triggers[$0] }) else { return true }
-        return trigger.ending != nil && !trigger.dead
+        // Ended and not dead; a crash kills every trigger of its launch.
+        guard let number = send.trigger, let generation = generations[number] else { return true }
+        return !live.contains(number) && !deadInstances.contains(generation)
     }
 
     /// The highest priority of a request a trigger started now could join: one parked by a
