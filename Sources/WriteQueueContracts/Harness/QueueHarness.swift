@@ -589,8 +589,11 @@ final class QueueHarness<A: WriteQueueAdapter> {
     private func neverSentPendingOperation() async throws -> QueueOperation? {
         let sentKeys = Set(sends.compactMap(\.request.idempotencyKey))
         let sentBodies = Set(sends.map(\.request.body))
+        // One reading of storage for every operation (a timeline with a hundred tasks read it a
+        // hundred times per pass).
+        let all = try await tasks()
         for operation in operations {
-            guard let task = try await persistedTask(for: operation),
+            guard let task = persistedTask(for: operation, in: all),
                 task.status == .pending || task.status == .inFlight
             else { continue }
             let sent = task.key.map(sentKeys.contains) ?? sentBodies.contains(operation.body)
