@@ -63,6 +63,7 @@ let package = Package(
                 "Queues/ThirteenthTrial/README.md", "Pagers/Adopters/ThirteenthTrial/README.md",
                 "Queues/FourteenthTrial/README.md", "Pagers/Adopters/FourteenthTrial/README.md",
                 "Queues/FifteenthTrial/README.md", "Pagers/Adopters/FifteenthTrial/README.md",
+                "Queues/SixteenthTrial/README.md", "Pagers/Adopters/SixteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -34,6 +34,7 @@ extension BundledImplementations {
             + thirteenthTrialPagers
             + fourteenthTrialPagers
             + fifteenthTrialPagers
+            + sixteenthTrialPagers
             + pagerMutants
     }
 
@@ -241,6 +242,22 @@ extension BundledImplementations {
                     + "returns, even when the retried page failed again.",
                 ledger: [.fails("P6", because: "a retried page that fails again shows no error")],
                 // The explorer does not require an error to show after a failure.
+                explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The sixteenth trial's pager with a bug its author expected the kit to miss, written from
+    /// the docs alone (see `Adopters/SixteenthTrial/README.md`).
+    static var sixteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                ActivityTimelineAdapter.self, name: "ActivityTimeline", kind: .mutant,
+                summary: "Sixteenth-trial struct state machine with page numbers: de-duplication compares whole "
+                    + "items (synthesised Equatable), not IDs, so a row edited between two fetches shows twice.",
+                ledger: [.fails("P2", because: "a duplicate row that comes back edited is shown again")],
+                // The explorer's rows are never edited.
                 explorable: false),
         ]
     }

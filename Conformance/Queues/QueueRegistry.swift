@@ -41,6 +41,7 @@ extension BundledImplementations {
             + thirteenthTrialQueues
             + fourteenthTrialQueues
             + fifteenthTrialQueues
+            + sixteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -468,6 +469,33 @@ extension BundledImplementations {
                     + "report for a task stuck a day redacts only its default fields.",
                 ledger: [.fails("Q10", because: "the stuck-for-a-day report logs the card number")],
                 explorable: false)
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The sixteenth trial: three more queues, each with one subtle bug its author expected the
+    /// kit to miss, written from the docs alone (see `SixteenthTrial/README.md`).
+    static var sixteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                InspectionReportOutboxAdapter.self, name: "InspectionReportOutbox", kind: .mutant,
+                summary: "Sixteenth-trial actor, one JSON file per report, due times in the files: the retry's due "
+                    + "time counts from the moment the request started, not from its answer.",
+                ledger: [.fails("Q8", because: "a 503 that took longer than the delay is retried at once")],
+                explorable: false),
+            .queue(
+                ScanUploadQueueAdapter.self, name: "ScanUploadQueue", kind: .mutant,
+                summary: "Sixteenth-trial actor store shaped like SQLite, claims in a temporary table, a task-group "
+                    + "sender: due rows are picked from one page of 50 unfinished rows.",
+                ledger: [.fails("Q4", because: "50 stopped rows fill the page, and no new task is sent again")],
+                explorable: false),
+            .queue(
+                DonationPledgeQueueAdapter.self, name: "DonationPledgeQueue", kind: .mutant,
+                summary: "Sixteenth-trial @MainActor class over one JSON file, a completion-handler client: the log's "
+                    + "masker shows the last four characters, so a value of four or fewer shows whole.",
+                ledger: [.fails("Q10", because: "a four-character sensitive value appears in the log")],
+                explorable: false),
         ]
     }
 }

@@ -67,6 +67,9 @@ struct PastedQueueExplorerOutput {
         // A relaunch after the delay reached the cap, a 307, a task failing for a day: none is in
         // the explorer's alphabet.
         "NoteSyncOutbox", "OrderSubmissionQueue", "ExpenseOutbox",
+        // A 503 answered after most of the request timeout, sixty stopped tasks, a
+        // four-character sensitive value: none is in the explorer's alphabet either.
+        "InspectionReportOutbox", "ScanUploadQueue", "DonationPledgeQueue",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

@@ -9,13 +9,25 @@ public struct PageRow: Hashable, Sendable, Identifiable, CustomStringConvertible
     /// The row's identity on the kit's server.
     public let id: Int
 
-    /// Creates a row.
+    /// How many times the kit served this row before, in this timeline: a row served again
+    /// (a duplicate on a later page, or after a refresh) comes back edited, as a row whose like
+    /// count changed between two fetches does. Its ``title`` shows it, so an adapter that maps
+    /// the title gets a row that is equal by ID and differs in content.
+    public let revision: Int
+
+    /// Creates a row served for the first time.
     public init(id: Int) {
-        self.id = id
+        self.init(id: id, revision: 0)
     }
 
-    /// A display title, `Item 12`.
-    public var title: String { "Item \(id)" }
+    /// Creates a row served `revision` times before.
+    public init(id: Int, revision: Int) {
+        self.id = id
+        self.revision = revision
+    }
+
+    /// A display title: `Item 12`, and `Item 12 (edit 1)` when served again.
+    public var title: String { revision == 0 ? "Item \(id)" : "Item \(id) (edit \(revision))" }
 
     /// A string identity derived from the row, `item-12`, for adapters whose IDs are strings.
     public var stringID: String { "item-\(id)" }

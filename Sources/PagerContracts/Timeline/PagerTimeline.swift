@@ -30,6 +30,8 @@ package final class PagerTimeline {
     package private(set) var setupRule: ContractID?
 
     private var answerCounts: [Int: Int] = [:]
+    /// How many times each row ID was served so far: the next one serves it at that revision.
+    private var servings: [Int: Int] = [:]
     private var followUpShift: [Int: Int] = [:]
     private var fillerCount = 0
     private var cursorSources: [String: (query: String, generation: Int, page: Int)] = [:]
@@ -247,9 +249,19 @@ package final class PagerTimeline {
                 if acceptedCursors[key] == nil, let nextCursor { acceptedCursors[key] = nextCursor }
             }
         }
-        let response = PageResponse(
-            rows: rows.map(PageRow.init(id:)), hasMore: hasMore, nextCursor: nextCursor)
+        let response = PageResponse(rows: served(rows), hasMore: hasMore, nextCursor: nextCursor)
         return try await answer(request, with: .page(response), note: note)
+    }
+
+    /// `ids` as rows, each at the revision its earlier servings give it: a duplicate comes back
+    /// edited, so a pager that compares whole items instead of IDs shows it twice (the
+    /// sixteenth trial's `ActivityTimeline`).
+    private func served(_ ids: [Int]) -> [PageRow] {
+        ids.map { id in
+            let revision = servings[id, default: 0]
+            servings[id] = revision + 1
+            return PageRow(id: id, revision: revision)
+        }
     }
 
     /// Answers `request` with a failure.

@@ -1,6 +1,7 @@
 extension WriteQueueContract {
-    /// Q2 unknown outcome keeps the task: a dropped connection, a timeout, a 503 and a 500 in a
-    /// row each leave the task pending with the same identity. A queue that merges updates is
+    /// Q2 unknown outcome keeps the task: a dropped connection, a timeout, a 503, a 500, a 502
+    /// and a 504 in a row each leave the task pending with the same identity (a gateway's 502
+    /// or 504 is a 5xx too: a queue that lists only 500 and 503 as retryable stops on them). A queue that merges updates is
     /// also given an edit to an update whose outcome is unknown: the merge must not reach it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
@@ -11,6 +12,8 @@ extension WriteQueueContract {
             (.lost(.timedOut), "a timeout"),
             (.server(.answer(status: 503)), "a 503"),
             (.server(.answer(status: 500)), "a 500"),
+            (.server(.answer(status: 502)), "a 502"),
+            (.server(.answer(status: 504)), "a 504"),
         ]
         var firstKey: String? = nil
         for (index, (answer, name)) in unknowns.enumerated() {

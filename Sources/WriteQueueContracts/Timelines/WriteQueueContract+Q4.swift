@@ -1,7 +1,8 @@
 import ConformanceKit
 
 extension WriteQueueContract {
-    /// Q4 409 stops. The server already holds a different body under op-1's key; op-2 flows.
+    /// Q4 409 stops. The server already holds a different body under op-1's key; op-2 flows,
+    /// and a new task still flows once 61 tasks are stopped.
     /// In the source document's profile the 409 stops op-1; in the IETF profile a 409 first
     /// says "still in flight" (retry with the same key) and the 422 then stops it.
     static func conflictStops<A>(_ h: QueueHarness<A>) async throws {
@@ -84,5 +85,42 @@ extension WriteQueueContract {
                 hint: "One stopped task must not block the others.")
         }
         h.recorder.record("storage: op-1 needs attention (\(diagnostic)); op-2 completed")
+        try await flowsPastManyStopped(h)
+    }
+
+    /// How many more tasks ``flowsPastManyStopped(_:)`` stops: with op-1, more than a page of
+    /// 20, 25 or 50 rows. (A page of 100 would need 100 more requests in every run of Q4, for
+    /// every queue: the matrix took four times as long.)
+    static let manyStopped = 60
+
+    /// Stopped tasks stay until a person resolves them, and they pile up (a server-side
+    /// validation change, a week of conflicts): with 61 of them stopped, a new task must still
+    /// flow. A queue that reads one page of unfinished tasks and then filters for the sendable
+    /// ones finds only stopped tasks on that page, and never sends again (the sixteenth trial's
+    /// `ScanUploadQueue`, a page of 50).
+    private static func flowsPastManyStopped<A>(_ h: QueueHarness<A>) async throws {
+        let first = 3
+        let stopping = (first..<(first + manyStopped)).map { h.operation($0) }
+        for operation in stopping { try await h.submit(operation) }
+        let bodies = Set(stopping.map(\.body))
+        try h.startPass()
+        try await h.drive(maxSends: manyStopped * 4, judgingEndlessSending: false) { send in
+            bodies.contains(send.request.body) ? .server(.conflictingRecord) : .serve
+        }
+        let last = h.operation(first + manyStopped)
+        try await h.submit(last)
+        h.recorder.record("\(manyStopped + 1) tasks are stopped; \(last.id) is new")
+        try h.startPass()
+        try await h.drive { _ in .serve }
+        let task = try await h.persistedTask(for: last)
+        guard h.isFinished(task) else {
+            throw h.violation(
+                "Expected \(last.id) to flow while \(manyStopped + 1) tasks are stopped, but it is "
+                    + "\(task?.status.rawValue ?? "gone").",
+                expected: "\(last.id) completed", actual: task?.description ?? "none",
+                hint: "Stopped tasks must not crowd out the others: pick the tasks to send among the "
+                    + "sendable ones (a query limited to pending, due tasks), not from a page of every "
+                    + "unfinished task.")
+        }
     }
 }

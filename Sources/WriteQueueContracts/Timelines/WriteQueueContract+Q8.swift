@@ -3,7 +3,9 @@ import ConformanceKit
 extension WriteQueueContract {
     /// Q8 capped backoff keeps identity. Every request for op-1 gets a 503. Each delay, measured
     /// on the manual clock from the answer to the next request, must be positive and at most the
-    /// declared cap (growing, fixed or randomised within it), every retry carries the same key
+    /// declared cap (growing, fixed or randomised within it; the first retry is answered only
+    /// after most of the request timeout, so a delay counted from a request's start shows; a
+    /// new task is submitted during the third wait, which must not end it), every retry carries the same key
     /// and body, and a retry does come once it is due. A capped queue is retried 70 times: past
     /// the 64th attempt, where a doubling computed with a shift (`1 << attempt`) overflows into a
     /// negative or zero delay. Once the delay has sat at the cap twice, the transcript shows the
@@ -39,8 +41,10 @@ extension WriteQueueContract {
             // remaining retries look for a delay at once or past the cap, not for its shape.
             let resolution = steadyFrom == nil
                 ? Self.resolution(cap: cap, previous: previous) : max(.milliseconds(1), (cap ?? .zero) / 8)
+            if delays.count == 1 { try await answerSlowly(retry: send, h) }
             h.answer(send, .server(.answer(status: 503)))
             let answeredAt = h.clock.now
+            if delays.count == 2 { try await submitDuringBackoff(h) }
             if delays.isEmpty {
                 // The first 503 leaving the task as it was is Q2's rule; how the retries are
                 // spaced, and that waiting never changes them, is this one's.
@@ -145,6 +149,28 @@ extension WriteQueueContract {
         }
         h.answer(send, .serve)
         try await h.drive { _ in .serve }
+    }
+
+    /// The server takes 9/10 of the declared request timeout to answer the first retry (an
+    /// overloaded server's slow 503): the next delay is measured from the answer, so a queue
+    /// that counts its backoff from the moment the request started resends at once (the
+    /// sixteenth trial's `InspectionReportOutbox`).
+    private static func answerSlowly<A>(retry send: ParkedSend, _ h: QueueHarness<A>) async throws {
+        let timeout = h.capabilities.requestTimeout
+        let held = timeout - timeout / 10
+        try h.advanceClock(by: held)
+        h.recorder.record(
+            "advance clock by \(ManualClock.format(held)) while retry #1 of op-1 is in flight (the server "
+                + "answers slowly, within the declared request timeout of \(ManualClock.format(timeout)))")
+        try await h.settle()
+    }
+
+    /// A new task submitted while op-1 waits for its retry: whatever pass it starts sends it,
+    /// and op-1 still waits its delay (a submit that makes every waiting task due, or a pass it
+    /// starts that does not know the backoff another pass sleeps through, resends op-1 at once).
+    private static func submitDuringBackoff<A>(_ h: QueueHarness<A>) async throws {
+        try await h.settle()
+        try await h.submit(h.operation(2))
     }
 
     /// After the delay sat at the cap: one more 503, a crash, a relaunch. The queue may resend
