@@ -207,6 +207,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
 
     private func nextOperation(for step: QueueSchedule.Step) -> QueueOperation? {
         let number = operations.count + 1
+        let extra = WriteQueueContract.unsortedBodyFields + harness.sensitiveExtras
         switch step {
         case .submitCopy(let original):
             guard operations.indices.contains(original - 1), operations[original - 1].kind == .create else { return nil }
@@ -216,10 +217,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             updates += 1
             return harness.operation(
                 number, title: "Edit \(updates)", kind: .update(entity: Self.updatedEntity),
-                extra: WriteQueueContract.unsortedBodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+                extra: extra, sensitive: capabilities.sensitiveFields)
         default:
-            return harness.operation(
-                number, extra: WriteQueueContract.unsortedBodyFields + harness.sensitiveExtras, sensitive: capabilities.sensitiveFields)
+            return harness.operation(number, extra: extra, sensitive: capabilities.sensitiveFields)
         }
     }
 

@@ -1,8 +1,9 @@
 extension WriteQueueContract {
     /// Q2 unknown outcome keeps the task: a dropped connection, a timeout, a 503, a 500, a 502
     /// and a 504 in a row each leave the task pending with the same identity (a gateway's 502
-    /// or 504 is a 5xx too: a queue that lists only 500 and 503 as retryable stops on them). A queue that merges updates is
-    /// also given an edit to an update whose outcome is unknown: the merge must not reach it.
+    /// or 504 is a 5xx too: a queue that lists only 500 and 503 as retryable stops on them).
+    /// A queue that merges updates is also given an edit to an update whose outcome is unknown:
+    /// the merge must not reach it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let operation = h.operation(1)

@@ -5,8 +5,8 @@ extension WriteQueueContract {
     /// on the manual clock from the answer to the next request, must be positive and at most the
     /// declared cap (growing, fixed or randomised within it; the first retry is answered only
     /// after most of the request timeout, so a delay counted from a request's start shows; a
-    /// new task is submitted during the third wait, which must not end it), every retry carries the same key
-    /// and body, and a retry does come once it is due. A capped queue is retried 70 times: past
+    /// new task is submitted during the third wait, which must not end it), every retry carries
+    /// the same key and body, and a retry does come once it is due. A capped queue is retried 70 times: past
     /// the 64th attempt, where a doubling computed with a shift (`1 << attempt`) overflows into a
     /// negative or zero delay. Once the delay has sat at the cap twice, the transcript shows the
     /// remaining retries as one line.
