@@ -37,6 +37,13 @@ trap 'rm -rf "$work"' EXIT
 swift build --product conformance >/dev/null
 conformance="$(swift build --show-bin-path)/conformance"
 fail() { echo "check-html-report: $*" >&2; exit 1; }
+# A failed Swift Testing run's own lines about what failed (known issues left out: the ledger
+# expects them), with each issue's message, then the log's last lines.
+unexpected_issues() {
+    grep -E -A12 '(recorded an issue|✘ Test (case )?.*failed)' "$1" | grep -vE 'recorded a known issue' | head -60 || true
+    echo "…"
+    tail -8 "$1"
+}
 
 echo "== the bundled matrix page"
 "$conformance" --html "$work/matrix.html" >/dev/null
@@ -70,7 +77,7 @@ echo "rendered: $implementations implementations, $contracts contracts, $cells_d
 
 echo "== a team's run: the bundled matrix's own Swift Testing cases, read from the event stream"
 swift test --filter BundledConformanceTests --event-stream-output-path "$work/events.jsonl" --event-stream-version 0 \
-    >"$work/test.log" 2>&1 || fail "swift test failed (see the log below)"$'\n'"$(tail -20 "$work/test.log")"
+    >"$work/test.log" 2>&1 || fail "swift test failed: its unexpected issues, then the log's end"$'\n'"$(unexpected_issues "$work/test.log")"
 "$conformance" report "$work/events.jsonl" --html "$work/report.html" 2>/dev/null || fail "conformance report refused a real event stream"
 chromium_headless --dump-dom "file://$work/report.html#selfcheck" >"$work/report.dom"
 grep -q '<pre id="selfcheck">SELFCHECK' "$work/report.dom" || fail "the report page's script did not run to the end"
