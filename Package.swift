@@ -64,6 +64,7 @@ let package = Package(
                 "Queues/FourteenthTrial/README.md", "Pagers/Adopters/FourteenthTrial/README.md",
                 "Queues/FifteenthTrial/README.md", "Pagers/Adopters/FifteenthTrial/README.md",
                 "Queues/SixteenthTrial/README.md", "Pagers/Adopters/SixteenthTrial/README.md",
+                "Queues/SeventeenthTrial/README.md", "Pagers/Adopters/SeventeenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

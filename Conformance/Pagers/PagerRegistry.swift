@@ -35,6 +35,7 @@ extension BundledImplementations {
             + fourteenthTrialPagers
             + fifteenthTrialPagers
             + sixteenthTrialPagers
+            + seventeenthTrialPagers
             + pagerMutants
     }
 
@@ -258,6 +259,21 @@ extension BundledImplementations {
                     + "items (synthesised Equatable), not IDs, so a row edited between two fetches shows twice.",
                 ledger: [.fails("P2", because: "a duplicate row that comes back edited is shown again")],
                 // The explorer's rows are never edited.
+                explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The seventeenth trial's pager with a bug its author expected the kit to miss, written
+    /// from the docs alone (see `Adopters/SeventeenthTrial/README.md`).
+    static var seventeenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                CatalogSearchAdapter.self, name: "CatalogSearch", kind: .mutant,
+                summary: "Seventeenth-trial value state and store with page numbers and a minimum query length: "
+                    + "a query too short to search clears the list without starting a new generation.",
+                ledger: [.fails("P4", because: "the earlier query's late page shows under a cleared search")],
                 explorable: false),
         ]
     }

@@ -42,6 +42,7 @@ extension BundledImplementations {
             + fourteenthTrialQueues
             + fifteenthTrialQueues
             + sixteenthTrialQueues
+            + seventeenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -496,6 +497,27 @@ extension BundledImplementations {
                     + "masker shows the last four characters, so a value of four or fewer shows whole.",
                 ledger: [.fails("Q10", because: "a four-character sensitive value appears in the log")],
                 explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The seventeenth trial: a queue with one subtle bug its author expected the kit to miss,
+    /// and a correct one written to be flagged wrongly, from the docs alone (see
+    /// `SeventeenthTrial/README.md`).
+    static var seventeenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                CheckoutOutboxAdapter.self, name: "CheckoutOutbox", kind: .mutant,
+                summary: "Seventeenth-trial generic actor over a Clock, one JSON file per order, backoff waited "
+                    + "inside the pass: an order whose key was issued 71 h ago gets a new key before its next attempt.",
+                ledger: [.fails("Q2", because: "a retry days after a lost response carries a new key")],
+                explorable: false),
+            .queue(
+                JournalRelayAdapter.self, name: "JournalRelay", kind: .adopter,
+                summary: "Seventeenth-trial class with an NSLock over an append-only journal: keys are a per-launch "
+                    + "prefix and a sequence number inside the body, a 2 s hold before a first send, newest first, "
+                    + "every due task at once, jittered backoff, the IETF profile."),
         ]
     }
 }

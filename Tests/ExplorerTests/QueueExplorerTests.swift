@@ -70,6 +70,8 @@ struct PastedQueueExplorerOutput {
         // A 503 answered after most of the request timeout, sixty stopped tasks, a
         // four-character sensitive value: none is in the explorer's alphabet either.
         "InspectionReportOutbox", "ScanUploadQueue", "DonationPledgeQueue",
+        // A key renewed once it is 71 h old: a schedule's clock moves minutes, not days.
+        "CheckoutOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

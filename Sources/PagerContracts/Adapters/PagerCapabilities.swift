@@ -73,10 +73,18 @@ public struct PagerCapabilities: Hashable, Sendable {
     ///   - stopsOnNoProgress: `false` for a pager that waits for the next trigger after a page
     ///     that added nothing instead of counting such pages (P12).
     ///   - detectsCursorCycles: `false` for a cursor pager without P10's cycle check.
+    /// The query text for a cleared search field (often `""`), if the pager has such a state:
+    /// one it shows an empty list or a hint for, and may load nothing for. Your adapter passes
+    /// it on to the pager unchanged. P4 then clears the search while a page is on its way, and
+    /// that page's late answer must change nothing (a pager that returns early for a query too
+    /// short to search, before it starts a new generation, shows the earlier query's page under
+    /// the cleared field). `nil`, the default: the kit sends only its own query names.
+    public var clearedQuery: String?
+
     public init(
         pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3,
         loader: Loader = .asyncAwait, changesQuery: Bool = true, stopsOnNoProgress: Bool = true,
-        detectsCursorCycles: Bool = true
+        detectsCursorCycles: Bool = true, clearedQuery: String? = nil
     ) {
         precondition(noProgressLimit >= 1, "noProgressLimit must be at least 1 page (P12)")
         self.pagination = pagination
@@ -86,5 +94,6 @@ public struct PagerCapabilities: Hashable, Sendable {
         self.changesQuery = changesQuery
         self.stopsOnNoProgress = stopsOnNoProgress
         self.detectsCursorCycles = detectsCursorCycles
+        self.clearedQuery = clearedQuery
     }
 }

@@ -55,5 +55,21 @@ extension PagerContract {
         }
         try await t.acceptPage(
             again, rows: [305, 306], visible: [305, 306], after: "the second visit to query D got its first page")
+
+        // A search field cleared while a page is on its way (the adapter declares the cleared
+        // query): the pager may load nothing for it, and the earlier query's page must not show
+        // under it.
+        // Its first page: a pager that starts each search from page 1 takes any late page 1.
+        if let cleared = t.capabilities.clearedQuery {
+            let f1 = try await t.switchQuery(to: "F")
+            try await t.changeQuery(to: cleared)
+            let clearedState = await t.state()
+            try await t.deliver(f1, rows: [501, 502], hasMore: true)
+            try await t.expectUnchanged(
+                since: clearedState,
+                after: "the late answer to \(f1) once the search was cleared (query \"\(cleared)\")",
+                hint: hint + " Clearing the search is a query change too: start the new generation before "
+                    + "any early return for a query too short to search.")
+        }
     }
 }

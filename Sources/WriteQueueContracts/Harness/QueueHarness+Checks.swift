@@ -110,7 +110,7 @@ extension QueueHarness {
     /// seventh trial's `FileFifoOutbox` passed Q2, failed Q8 and was "blocked by Q2" in Q9.)
     func anotherKeyOnRetry(
         of label: String, storedKey: String?, firstKey: String?, retry: ParkedSend, after outcome: String,
-        judgedHere: Bool = false
+        judgedHere: Bool = false, hint retryHint: String? = nil
     ) -> TimelineStop {
         let summary =
             "Expected the retry of \(label) after \(outcome) to carry the key of its first request, but "
@@ -127,7 +127,7 @@ extension QueueHarness {
                 hint: "Choose the key once, at submit, store it with the task, and send that stored key "
                     + "on every request; a key made while building each request changes on every retry.")
         }
-        let hint = "A retry repeats the same operation with the key stored at submit."
+        let hint = retryHint ?? "A retry repeats the same operation with the key stored at submit."
         return judgedHere
             ? violation(summary, expected: expected, actual: actual, hint: hint)
             : blocked(by: "Q2", summary, expected: expected, actual: actual, hint: hint)

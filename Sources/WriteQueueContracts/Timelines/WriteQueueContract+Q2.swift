@@ -2,6 +2,10 @@ extension WriteQueueContract {
     /// Q2 unknown outcome keeps the task: a dropped connection, a timeout, a 503, a 500, a 502
     /// and a 504 in a row each leave the task pending with the same identity (a gateway's 502
     /// or 504 is a 5xx too: a queue that lists only 500 and 503 as retryable stops on them).
+    /// After the dropped connection the phone stays offline for ``daysOffline`` days: the retry
+    /// that follows must still carry the task's key (a queue that renews a key its server may
+    /// have forgotten counts from when it made the key, the server from when it first received
+    /// it; the seventeenth trial's queue renewed keys 71 h old and charged a card twice).
     /// A queue that merges updates is also given an edit to an update whose outcome is unknown:
     /// the merge must not reach it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
@@ -23,9 +27,16 @@ extension WriteQueueContract {
                 try await h.noteStorageAtFirstSend(send, of: operation)
                 firstKey = send.request.idempotencyKey
             } else if send.request.idempotencyKey != firstKey {
+                let afterDays = index == 1
                 throw h.anotherKeyOnRetry(
                     of: operation.id, storedKey: h.storageAtFirstSend[operation.id]?.stored?.key,
-                    firstKey: firstKey, retry: send, after: unknowns[index - 1].1, judgedHere: true)
+                    firstKey: firstKey, retry: send,
+                    after: afterDays ? "\(unknowns[0].1) and \(daysOffline) days offline" : unknowns[index - 1].1,
+                    judgedHere: true,
+                    hint: afterDays
+                        ? "Keep a task's key however long it waits: a server keeps a key for a time counted from "
+                            + "when it first received it, so a key renewed after a lost response makes a second record."
+                        : nil)
             }
             h.answer(send, answer)
             try await h.settle()
@@ -57,10 +68,19 @@ extension WriteQueueContract {
             }
             original = original ?? now
             h.recorder.record("storage: op-1 still pending, key \(h.short(now.key)), attempts \(now.attempts)")
+            if index == 0 {
+                try h.advanceClock(
+                    by: .seconds(daysOffline * 86_400),
+                    recording: "advance clock by \(daysOffline) days (the phone stays offline)")
+            }
         }
         try await h.drive { _ in .serve }
         if h.capabilities.coalescesUpdates { try await editAfterUnknownOutcomeStaysApart(h) }
     }
+
+    /// How long the phone stays offline after Q2's dropped connection: longer than a week, the
+    /// longest key retention a server commonly documents.
+    static let daysOffline = 8
 
     /// An edit submitted while an earlier update to the same entity has an unknown outcome
     /// must not change that update: the server may hold its key with its body already. Merging

@@ -123,6 +123,11 @@ final class MinimalPager {
         items = []
         loadTask = nil
         callbackInFlight = false
+        // A cleared search field (declared as `clearedQuery`): an empty list, nothing to load.
+        if newQuery.isEmpty {
+            hasMore = false
+            return
+        }
         if settings.queryChange == .loads { try await loadOrJoin() }
     }
 
@@ -215,7 +220,8 @@ struct MinimalPagerAdapter: AsyncPagerAdapter {
         let settings = MinimalPager.Settings.current
         return PagerCapabilities(
             triggers: settings.firstLoadOnAppear ? [.refresh, .appear] : [.refresh],
-            loader: settings.completion == .asyncAwait ? .asyncAwait : .completionHandler)
+            loader: settings.completion == .asyncAwait ? .asyncAwait : .completionHandler,
+            clearedQuery: "")
     }
 
     let pager: MinimalPager
