@@ -561,17 +561,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
         var laterSyncs = 0
         // The operation the last later sync ran for, and how far the clock moved since.
         var owed: String?
-        var stepped = Duration.zero
-        var quietPasses = 0
-        let horizon = capabilities.backoffCap ?? .seconds(16)
-        let step = horizon / 16
-        let limit = max(horizon * 2, capabilities.requestTimeout * 2)
+        var stepping = QuietClockStepping(capabilities: capabilities)
         func recordStepping() {
-            guard quietPasses > 0 else { return }
-            recorder.record(
-                "advanced the clock \(quietPasses)× by \(ManualClock.format(step)) (nothing waits on it), "
-                    + "a sending pass after each, \(ManualClock.format(stepped)) in all")
-            quietPasses = 0
+            if let line = stepping.takeTranscriptLine() { recorder.record(line) }
         }
         while true {
             try await settle("every trigger to return, park a request, or wait on the clock")
@@ -597,10 +589,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
             if !running.isEmpty, try advanceToNextWake() { continue }
             guard running.isEmpty else { return recordStepping() }
             guard let unsent = try await neverSentPendingOperation() else { return recordStepping() }
-            if unsent.id == owed, stepped < limit, clock.nextLiveDeadline == nil {
-                try advanceClock(by: step)
-                stepped += step
-                quietPasses += 1
+            if unsent.id == owed, stepping.canMove, clock.nextLiveDeadline == nil {
+                try advanceClock(by: stepping.step)
+                stepping.stepped()
                 try startPass(transcribing: false)
                 continue
             }
@@ -608,7 +599,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             guard laterSyncs < operations.count else { return }
             laterSyncs += 1
             owed = unsent.id
-            stepped = .zero
+            stepping.restart()
             recorder.record("\(unsent.id) is stored and was never sent: a later sync's pass")
             try startPass()
         }
@@ -692,25 +683,18 @@ final class QueueHarness<A: WriteQueueAdapter> {
         let bodies = Set(operations.map(\.body))
         let names = operations.map(\.id).joined(separator: " or ")
         var startedPass = false
-        var stepped = Duration.zero
-        var quietPasses = 0
+        var stepping = QuietClockStepping(capabilities: capabilities, step: clockStep, limit: stepLimit)
         func recordStepping() {
-            guard quietPasses > 0 else { return }
-            recorder.record(
-                "advanced the clock \(quietPasses)× by \(ManualClock.format(step)) (nothing waits on it), "
-                    + "a sending pass after each, \(ManualClock.format(stepped)) in all")
-            quietPasses = 0
+            if let line = stepping.takeTranscriptLine() { recorder.record(line) }
         }
-        let horizon = capabilities.backoffCap ?? .seconds(16)
-        let step = clockStep ?? horizon / 16
-        let limit = stepLimit ?? max(horizon * 2, capabilities.requestTimeout * 2)
-        let bound = Int(ManualClock.seconds(limit) / max(ManualClock.seconds(step), 0.000_001)) + 128
+        let bound =
+            Int(ManualClock.seconds(stepping.limit) / max(ManualClock.seconds(stepping.step), 0.000_001)) + 128
         for _ in 0..<bound {
             try await settle("a request for \(names)")
             if let send = openSends.first(where: { bodies.contains($0.request.body) }) {
                 recordStepping()
-                lastSendNeededAPass = startedPass || stepped > .zero
-                return (send, stepped)
+                lastSendNeededAPass = startedPass || stepping.moved > .zero
+                return (send, stepping.moved)
             }
             if let other = openSends.first, let answer = others(other) {
                 self.answer(other, answer)
@@ -724,10 +708,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
             }
             // A queue with a timer of its own (a worker's retry timer) retries when it fires:
             // move the clock to it, as time passing would (a pass runs beside it).
-            if running.isEmpty, openSends.isEmpty, stepped < limit, let deadline = nextTimerDeadline {
+            if running.isEmpty, openSends.isEmpty, stepping.canMove, let deadline = nextTimerDeadline {
                 recordStepping()
                 if deadline > clock.now {
-                    stepped += clock.now.duration(to: deadline)
+                    stepping.moved(by: clock.now.duration(to: deadline))
                     try advanceClock(to: deadline, recording: "advance clock to \(deadline) (the queue's own timer)")
                 } else {
                     // Already due (re-armed for a time that has passed): played as one the
@@ -742,18 +726,17 @@ final class QueueHarness<A: WriteQueueAdapter> {
             // Storage is read every sixteenth step only (a pass that sends nothing rarely
             // changes it): a task that left storage or stopped ends the stepping.
             var stillPending = true
-            if quietPasses % 16 == 0 { stillPending = try await storageHoldsPending(operations) }
-            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepped < limit, stillPending {
-                try advanceClock(by: step)
-                stepped += step
-                quietPasses += 1
+            if stepping.untranscribed % 16 == 0 { stillPending = try await storageHoldsPending(operations) }
+            if running.isEmpty, openSends.isEmpty, clock.nextLiveDeadline == nil, stepping.canMove, stillPending {
+                try advanceClock(by: stepping.step)
+                stepping.stepped()
                 try startPass(on: instance, transcribing: false)
                 continue
             }
             break
         }
         recordStepping()
-        return (nil, stepped)
+        return (nil, stepping.moved)
     }
 
     /// Whether storage still holds one of `operations` as pending: a task that left storage or
