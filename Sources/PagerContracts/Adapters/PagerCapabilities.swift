@@ -61,6 +61,13 @@ public struct PagerCapabilities: Hashable, Sendable {
     /// protocol error (P10's recommended part, the default). `false` skips that part, with the
     /// reason in the report; the required same-cursor check still runs.
     public var detectsCursorCycles: Bool
+    /// The query text for a cleared search field (often `""`), if the pager has such a state:
+    /// one it shows an empty list or a hint for, and may load nothing for. Your adapter passes
+    /// it on to the pager unchanged. P4 then clears the search while a page is on its way, and
+    /// that page's late answer must change nothing (a pager that returns early for a query too
+    /// short to search, before it starts a new generation, shows the earlier query's page under
+    /// the cleared field). `nil`, the default: the kit sends only its own query names.
+    public var clearedQuery: String?
 
     /// Creates capabilities.
     /// - Parameters:
@@ -73,14 +80,7 @@ public struct PagerCapabilities: Hashable, Sendable {
     ///   - stopsOnNoProgress: `false` for a pager that waits for the next trigger after a page
     ///     that added nothing instead of counting such pages (P12).
     ///   - detectsCursorCycles: `false` for a cursor pager without P10's cycle check.
-    /// The query text for a cleared search field (often `""`), if the pager has such a state:
-    /// one it shows an empty list or a hint for, and may load nothing for. Your adapter passes
-    /// it on to the pager unchanged. P4 then clears the search while a page is on its way, and
-    /// that page's late answer must change nothing (a pager that returns early for a query too
-    /// short to search, before it starts a new generation, shows the earlier query's page under
-    /// the cleared field). `nil`, the default: the kit sends only its own query names.
-    public var clearedQuery: String?
-
+    ///   - clearedQuery: The query text for a cleared search field, if the pager has one (P4).
     public init(
         pagination: Pagination = .pageNumbers, triggers: Triggers = [], noProgressLimit: Int = 3,
         loader: Loader = .asyncAwait, changesQuery: Bool = true, stopsOnNoProgress: Bool = true,

@@ -56,10 +56,9 @@ extension PagerContract {
         try await t.acceptPage(
             again, rows: [305, 306], visible: [305, 306], after: "the second visit to query D got its first page")
 
-        // A search field cleared while a page is on its way (the adapter declares the cleared
-        // query): the pager may load nothing for it, and the earlier query's page must not show
-        // under it.
-        // Its first page: a pager that starts each search from page 1 takes any late page 1.
+        // A search field cleared while a query's first page is on its way (the adapter declares
+        // the cleared query): the pager may load nothing for it, and the late page must not show
+        // under it (a pager that starts each search at page 1 takes any late page 1).
         if let cleared = t.capabilities.clearedQuery {
             let f1 = try await t.switchQuery(to: "F")
             try await t.changeQuery(to: cleared)
