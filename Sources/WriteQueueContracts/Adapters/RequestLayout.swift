@@ -17,6 +17,17 @@ import Foundation
 /// (without the key field) with the operation it submitted, as a JSON value. Resends are still
 /// compared byte for byte with the task's first attempt (Q3): the same bytes, whatever their
 /// layout.
+///
+/// A queue that adds fields of its own to the operation's body when the operation is submitted
+/// (a creation stamp the API asks for, a device ID) names them, and the kit leaves them out when
+/// it recognises an operation:
+///
+/// ```swift
+/// QueueCapabilities(requestLayout: RequestLayout(addedFields: ["client_created_at"]))
+/// ```
+///
+/// The fields still travel in the bytes Q3 compares: a stamp made once at submit and stored
+/// passes; one made again at each attempt sends other bytes under the same key, and fails.
 public struct RequestLayout: Hashable, Sendable {
     /// Where the key travels.
     public enum KeyLocation: Hashable, Sendable {
@@ -31,15 +42,21 @@ public struct RequestLayout: Hashable, Sendable {
     public var operationBody: [String]
     /// Where the key travels.
     public var key: KeyLocation
+    /// Members the queue adds to the operation's body object at submit (for example
+    /// `"client_created_at"`), which the kit leaves out when it recognises an operation; none by
+    /// default.
+    public var addedFields: Set<String>
 
     /// Creates a layout.
     /// - Parameters:
     ///   - operationBody: The path to the operation's body inside the request body; empty by
     ///     default (the request body is the operation's body).
     ///   - key: Where the key travels; ``KeyLocation/header`` by default.
-    public init(operationBody: [String] = [], key: KeyLocation = .header) {
+    ///   - addedFields: Members the queue adds to the operation's body object; none by default.
+    public init(operationBody: [String] = [], key: KeyLocation = .header, addedFields: Set<String> = []) {
         self.operationBody = operationBody
         self.key = key
+        self.addedFields = addedFields
     }
 
     /// The body as the operation's body and the key in the header: the default.
@@ -69,6 +86,7 @@ public struct RequestLayout: Hashable, Sendable {
                 operation = Self.removing(Array(path.dropFirst(operationBody.count)), from: operation)
             }
         }
+        for field in addedFields { operation = Self.removing([field], from: operation) }
         return CanonicalFormCache.Entry(key: key, body: WriteBody.canonical(operation))
     }
 
