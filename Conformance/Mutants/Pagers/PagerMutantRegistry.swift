@@ -35,6 +35,7 @@ extension BundledImplementations {
                 PagerThatShowsStaleFailures.self, kind: .mutant,
                 summary: "Failures skip the ticket check: an old request's timeout shows an error.",
                 ledger: [
+                    .fails("P3", because: "a timeout of a request already answered shows an error and clears loading"),
                     .fails("P5", because: "a stale timeout shows an error and clears loading"),
                     .fails("P8", because: "a stale cancellation error shows an error"),
                     .fails("P11", because: "a pre-refresh timeout shows an error"),

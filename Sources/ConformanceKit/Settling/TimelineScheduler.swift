@@ -124,6 +124,10 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
 
     private let state = Locked(rawValue: State())
 
+    /// What the subject says about work of its own a completion handler hands on (see
+    /// ``setCompletionBarrier(_:)``).
+    private let completionBarrier = Locked<(@Sendable () async -> Void)?>(rawValue: nil)
+
     /// Whether escalation evidence (joined, probed) is available on this platform.
     package let usesEscalation: Bool
 
@@ -138,6 +142,15 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     package init(levelsUntaggedWaits: Bool = false) {
         usesEscalation = PriorityLadder.escalationAvailable
         self.levelsUntaggedWaits = levelsUntaggedWaits
+    }
+
+    /// Sets what a completion handler's trigger awaits after the handler returned and before
+    /// it drains the main queue: the subject's own barrier, for a completion that hands its
+    /// work to a `DispatchQueue` of its own (decoding off the main thread) before it hops to the
+    /// main actor. Task-local tags do not travel through such a queue, so only the subject can
+    /// say when that work has run.
+    package func setCompletionBarrier(_ barrier: @escaping @Sendable () async -> Void) {
+        completionBarrier.withLock { $0 = barrier }
     }
 
     // MARK: - Triggers
@@ -323,8 +336,12 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         case .resume(let continuation):
             continuation.resume(with: result)
         case .callback(let completion):
+            let barrier = completionBarrier.rawValue
             let trigger = startTrigger("completion handler of request #\(number)", isCompletion: true) {
                 completion(result)
+                // Work the handler handed to a queue of the subject's own has run, and queued
+                // what it queues on the main queue.
+                await barrier?()
                 // Work the handler queued on the main queue (`DispatchQueue.main.async`, what
                 // URLSession-based layers do) runs before this returns: the answer is handled
                 // before the next check. Two rounds cover a hop that hops again.

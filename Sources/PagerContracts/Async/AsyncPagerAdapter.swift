@@ -56,6 +56,24 @@ public protocol AsyncPagerAdapter: ConformanceAdapter, Sendable {
     func snapshot() async -> PagerSnapshot<ItemID>
     /// The ID your subject gives the item built from `row`.
     static func itemID(for row: PageRow) -> ItemID
+    /// Returns once the work your subject's completion handlers handed to a `DispatchQueue` of
+    /// its own has run: for a completion that decodes or maps the page on a private queue and
+    /// only then hops to the main actor, where the kit's task-local tags do not reach.
+    ///
+    /// The kit calls it after every completion handler returns, before it drains the main queue
+    /// and reads the next snapshot. On a serial queue an empty block is a barrier:
+    ///
+    /// ```swift
+    /// func waitForPendingWork() async {
+    ///     await withCheckedContinuation { done in
+    ///         TeamDirectoryController.processingQueue.async { done.resume() }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Defaults to returning at once (async/await loads and completions on the main queue or
+    /// the main actor need nothing).
+    func waitForPendingWork() async
 }
 
 extension AsyncPagerAdapter {
@@ -75,6 +93,9 @@ extension AsyncPagerAdapter {
 
     /// The same as ``bottomReached()``.
     public func appear() async throws { try await bottomReached() }
+
+    /// No work of the subject's own runs outside Swift concurrency and the main queue.
+    public func waitForPendingWork() async {}
 }
 
 extension AsyncPagerAdapter where ItemID == Int {

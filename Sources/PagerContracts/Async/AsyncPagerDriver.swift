@@ -50,7 +50,9 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
                     Adapter.capabilities.loader == .completionHandlerMayCallBackSynchronously
             ) { number, load in plan.answer(for: number, load: load) }
         }
-        adapter = await Self.makeSubject(source: PageSource(scheduler: scheduler))
+        let subject = await Self.makeSubject(source: PageSource(scheduler: scheduler))
+        adapter = subject
+        scheduler.setCompletionBarrier { await subject.waitForPendingWork() }
     }
 
     /// Creates the adapter on the lowest task priority and waits for it without raising that

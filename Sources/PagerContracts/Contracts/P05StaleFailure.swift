@@ -22,9 +22,34 @@ extension PagerContract {
         try await t.expectVisible([201, 202], after: "query C's first page arrived")
         try await t.expectState(
             \.showsError, false, named: "the error state", after: "the stale failures", hint: hint)
-        try t.expectOneRequest(
+        let c2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2,
             after: "bottom reached on query C after the stale failures",
             hint: "A stale failure must not block loading for the current query.")
+
+        // The failure comes while its query is current (the error shows: P6's part), and then
+        // the query changes: from then on it is an earlier query's failure. Every stale failure
+        // above arrives after the change; the eighteenth trial's `OrderHistory` reset
+        // everything on a filter switch but the error, which its bottom trigger respects, so
+        // the new filter never loaded.
+        t.section("a failure shown for query C, then the query changes")
+        try await t.fail(c2, with: .timeout)
+        let afterChange = try await t.changeQuery(to: "D")
+        let d1 = try t.expectOneRequest(
+            afterChange.isEmpty ? try await t.bottomReached() : afterChange, forPage: 1,
+            after: afterChange.isEmpty
+                ? "bottom reached on query D (the query changed while C's failure showed)" : "the query change to D",
+            hint: PagerContract.staleErrorHint)
+        try await t.deliver(d1, rows: [301, 302], hasMore: true)
+        try await t.expectVisible([301, 302], after: "query D's first page arrived")
+        try await t.expectState(
+            \.showsError, false, named: "the error state", after: "query D's first page arrived",
+            hint: PagerContract.staleErrorHint)
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached on query D", hint: PagerContract.staleErrorHint)
     }
+
+    private static let staleErrorHint =
+        "A query change starts over: reset the error state with the list, the position and the loading "
+            + "state. An error the earlier query showed must not show, or stop a bottom trigger, under the new one."
 }
