@@ -14,12 +14,27 @@ public struct QueueEnvironment: Sendable {
     /// object that outlives the kit's crash may stamp them with it and treat leases of another
     /// launch as gone (see ``WriteQueueAdapter/forgetProcessMemory(in:)``).
     public let launch: Int
+    /// When the phone last started, on the kit's clock.
+    private let bootedAt: ManualClock.Instant
 
     /// Creates an environment.
-    package init(transport: ControlledTransport, clock: ManualClock, launch: Int = 1) {
+    package init(
+        transport: ControlledTransport, clock: ManualClock, launch: Int = 1, bootedAt: ManualClock.Instant = .zero
+    ) {
         self.transport = transport
         self.clock = clock
         self.launch = launch
+        self.bootedAt = bootedAt
+    }
+
+    /// Seconds since the phone started, for queues that read a monotonic clock
+    /// (`ProcessInfo.processInfo.systemUptime`): pass `environment.uptime` where the app passes
+    /// that. It moves with the manual clock and, like the real one, starts over from zero when
+    /// the phone restarts: Q8 restarts it (the phone runs out of battery with a retry pending),
+    /// so a due time stored in uptime seconds is judged as a real restart would leave it.
+    public var uptime: @Sendable () -> TimeInterval {
+        let (clock, bootedAt) = (clock, bootedAt)
+        return { ManualClock.seconds(bootedAt.duration(to: clock.now)) }
     }
 
     /// The time of day on the kit's clock, for queues that read `Date()` (`now: () -> Date`):

@@ -36,6 +36,8 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// orphan. It stays parked until the pass runs, which then counts for it.
     private var startupPassPending: Set<Int> = []
     private(set) var currentInstance = 0
+    /// When the phone last started (see ``crash(afterTheServerCommits:restartingThePhone:)``).
+    private var bootedAt = ManualClock.Instant.zero
     /// The queue's own timers the timeline has played (ran a pass in their place), by wait.
     private var playedTimers: Set<Int> = []
     /// Whether the last send ``sendIfAny(of:on:clockStep:stepLimit:)`` or a `nextSend` returned
@@ -100,7 +102,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
     func environment(for instance: Int) -> QueueEnvironment {
         QueueEnvironment(
             transport: ControlledTransport(stage: stage, instance: instance, layout: capabilities.requestLayout),
-            clock: clock, launch: instance)
+            clock: clock, launch: instance, bootedAt: bootedAt)
     }
 
     private func kindEntity(_ kind: QueueOperation.Kind) -> String? {
@@ -170,7 +172,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
     ///
     /// - Parameter committed: Parked requests that reached the server, which commits them, just
     ///   before the process died: their answers are lost with it.
-    func crash(afterTheServerCommits committed: [ParkedSend] = []) async throws {
+    /// Crashes the app, and with `restartingThePhone`, the phone too: it runs out of battery,
+    /// or an update restarts it. ``QueueEnvironment/uptime`` then starts over from zero at the
+    /// relaunch; storage and the time of day go on.
+    func crash(afterTheServerCommits committed: [ParkedSend] = [], restartingThePhone: Bool = false) async throws {
         try await settle("every trigger to return or park before the crash")
         for send in committed {
             let reply = ledger.receive(send.request, fault: .commitThenDrop)
@@ -179,7 +184,11 @@ final class QueueHarness<A: WriteQueueAdapter> {
                     + (reply.committed.map { "commit record \($0.id)" } ?? reply.summary)
                     + "; the answer is lost with the process")
         }
-        recorder.record("crash (drop instance, no shutdown)")
+        recorder.record(
+            restartingThePhone
+                ? "crash: the phone restarts (drop instance, no shutdown; uptime starts over)"
+                : "crash (drop instance, no shutdown)")
+        if restartingThePhone { bootedAt = clock.now }
         for number in Set(instances.keys).union(launches.keys).sorted() {
             for send in stage.kill(generation: number) {
                 recorder.record(
@@ -280,6 +289,46 @@ final class QueueHarness<A: WriteQueueAdapter> {
         if !transcribing { reportedEndings.insert(trigger) }
         return trigger
     }
+
+    /// Settles, or finds a call stalled: it neither returned, nor sent, nor waits on the clock,
+    /// and nothing moved after the kit let run out the work it cannot see (the main queue, the
+    /// global executor's queued jobs, the adapter's `waitForPendingWork`). Returns `false` for a
+    /// stall, and gives up on the stalled calls. For a timeline that judges a call that never
+    /// goes on (a pass after a cancelled request) as its rule's violation.
+    ///
+    /// Only a queue whose every request came from its own `DispatchQueue` or callbacks (no
+    /// trigger tag) is found stalled: the adapter's barrier runs that work out. One that sends
+    /// from Swift concurrency may be busy on the global executor, where the kit sees nothing
+    /// (the twelfth trial's `JitterOutbox` saves a file in an unstructured task before it waits
+    /// for its backoff): it is settled as always, and a call that never goes on is left to the
+    /// watchdog, which names what the kit waited for.
+    func settleOrFindStalled(_ what: String) async throws -> Bool {
+        recorder.setWaiting(for: what)
+        // Rounds of barriers in a row that saw nothing move: work on the queue's own queue may
+        // enqueue more there (a handler that leaves a `DispatchGroup` whose `notify` block then
+        // completes the pass), which only a later barrier runs.
+        var quietRounds = 0
+        for _ in 0..<64 {
+            if await stage.settle(untilStalled: true) {
+                try await settle(what)
+                return true
+            }
+            guard stage.liveInstances.allSatisfy({ stage.sendsOnlyFromItsOwnQueues(instance: $0) }) else { break }
+            let before = stage.eventCount
+            await drainQueuedWork()
+            for queue in liveQueues { await A.waitForPendingWork(in: queue) }
+            quietRounds = stage.eventCount == before ? quietRounds + 1 : 0
+            if quietRounds == Self.quietRoundsBeforeAStall, await !stage.settle(untilStalled: true) {
+                stage.abandonLiveTriggers()
+                return false
+            }
+        }
+        try await settle(what)
+        return true
+    }
+
+    /// How many rounds of barriers in a row must see nothing move before a call is found stalled.
+    static var quietRoundsBeforeAStall: Int { 4 }
 
     /// Waits until every live trigger has returned, parked a request or waits on the clock, then
     /// records what changed (unless `transcribing` is `false`: the caller records it). An orphan
@@ -414,6 +463,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
         case .lost(let error):
             reply = "\(error) before reaching the server"
             result = .failure(error)
+        case .cancelled:
+            reply = "cancelled on the phone (URLError.cancelled) before reaching the server"
+            result = .failure(URLError(.cancelled))
         }
         recorder.record("server ← send #\(send.number) \(label): \(reply)")
         let status = try? result.get().statusCode
@@ -562,6 +614,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         // The operation the last later sync ran for, and how far the clock moved since.
         var owed: String?
         var stepping = QuietClockStepping(capabilities: capabilities)
+        var drainedBeforeMove = false
         func recordStepping() {
             if let line = stepping.takeTranscriptLine() { recorder.record(line) }
         }
@@ -590,6 +643,13 @@ final class QueueHarness<A: WriteQueueAdapter> {
             guard running.isEmpty else { return recordStepping() }
             guard let unsent = try await neverSentPendingOperation() else { return recordStepping() }
             if unsent.id == owed, stepping.canMove, clock.nextLiveDeadline == nil {
+                // As in `awaitSend`: main-queue work a call left begins its wait first.
+                if !drainedBeforeMove {
+                    drainedBeforeMove = true
+                    await drainQueuedWork()
+                    continue
+                }
+                drainedBeforeMove = false
                 try advanceClock(by: stepping.step)
                 stepping.stepped()
                 try startPass(transcribing: false)
@@ -688,7 +748,8 @@ final class QueueHarness<A: WriteQueueAdapter> {
             if let line = stepping.takeTranscriptLine() { recorder.record(line) }
         }
         let bound =
-            Int(ManualClock.seconds(stepping.limit) / max(ManualClock.seconds(stepping.step), 0.000_001)) + 128
+            2 * Int(ManualClock.seconds(stepping.limit) / max(ManualClock.seconds(stepping.step), 0.000_001)) + 256
+        var drainedBeforeMove = false
         for _ in 0..<bound {
             try await settle("a request for \(names)")
             if let send = openSends.first(where: { bodies.contains($0.request.body) }) {
@@ -706,6 +767,15 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 startedPass = true
                 continue
             }
+            // Work a call queued on the main queue before it returned (a `@MainActor` queue's
+            // retry timer in `Task { … }`) must begin its wait before the clock moves with
+            // nothing running: once per move, let it run, then look again.
+            if running.isEmpty, openSends.isEmpty, stepping.canMove, !drainedBeforeMove {
+                drainedBeforeMove = true
+                await drainQueuedWork()
+                continue
+            }
+            drainedBeforeMove = false
             // A queue with a timer of its own (a worker's retry timer) retries when it fires:
             // move the clock to it, as time passing would (a pass runs beside it).
             if running.isEmpty, openSends.isEmpty, stepping.canMove, let deadline = nextTimerDeadline {

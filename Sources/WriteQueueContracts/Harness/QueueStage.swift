@@ -92,6 +92,12 @@ final class QueueStage: Sendable {
         /// Launches where work a call left running sent a request after the call returned: a
         /// worker of their own.
         var workers: Set<Int> = []
+        /// Launches that sent a request under a trigger's tag (from Swift concurrency), and
+        /// launches that sent one with no tag (from a `DispatchQueue` or callback of their own).
+        var taggedSenders: Set<Int> = []
+        var untaggedSenders: Set<Int> = []
+        /// Triggers found stalled (see ``QueueStage/abandonLiveTriggers()``): not awaited at the end.
+        var abandoned: Set<Int> = []
     }
 
     let clock: ManualClock
@@ -362,6 +368,7 @@ final class QueueStage: Sendable {
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         let task = isCallback ? nil : withUnsafeCurrentTask { $0?.hashValue }
         let accepted: Int? = state.withLock { state in
+            if trigger == nil { state.untaggedSenders.insert(instance) } else { state.taggedSenders.insert(instance) }
             guard !state.finishing else { return nil }
             state.sendCount += 1
             let send = ParkedSend(
@@ -450,6 +457,14 @@ final class QueueStage: Sendable {
     /// priorities are spent, a trigger seen joining before is taken as joined to the newest
     /// parked request of its launch.
     func settle() async {
+        _ = await settle(untilStalled: false)
+    }
+
+    /// Settles as ``settle()`` does, but returns `false` instead of waiting for an event when a
+    /// live trigger has no evidence while the triggers' executor is idle and no probe is left:
+    /// nothing the kit can see will move it. The caller decides whether that is a stall (after
+    /// letting the work it cannot see run out) or waits.
+    func settle(untilStalled: Bool) async -> Bool {
         var drainedAt: Int? = nil
         while true {
             let (settled, probes, seen): (Bool, [Probe], Int) = state.withLock { state in
@@ -477,11 +492,12 @@ final class QueueStage: Sendable {
                 await drainMainQueue()
                 if state.withLock({ $0.events }) != seen { continue }
             }
-            if settled { return }
+            if settled { return true }
             if !probes.isEmpty {
                 for probe in probes { run(probe) }
                 continue
             }
+            if untilStalled, executorIsIdle, state.withLock({ $0.events }) == seen { return false }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let moved: Bool = state.withLock { state in
                     if state.events != seen { return true }
@@ -563,18 +579,43 @@ final class QueueStage: Sendable {
 
     // MARK: Finishing
 
-    /// Ends the timeline: answers every open request with `CancellationError`, cancels every
+    /// Whether every request launch `instance` sent came with no trigger tag: its work runs on
+    /// a `DispatchQueue` or in callbacks of its own, which the adapter's `waitForPendingWork`
+    /// runs out, so a call of it that is idle after that barrier is stalled, not busy elsewhere.
+    func sendsOnlyFromItsOwnQueues(instance: Int) -> Bool {
+        state.withLock { $0.untaggedSenders.contains(instance) && !$0.taggedSenders.contains(instance) }
+    }
+
+    /// The launches of the live triggers.
+    var liveInstances: Set<Int> {
+        state.withLock { state in Set(state.live.compactMap { state.triggers[$0]?.generation }) }
+    }
+
+    /// Gives up on every live trigger: the timeline found them stalled and ends, and
+    /// ``finish()`` cancels them without awaiting them (their tasks stay suspended until the
+    /// process ends, as a call that never returns would in the app).
+    func abandonLiveTriggers() {
+        state.withLock { $0.abandoned.formUnion($0.live) }
+    }
+
+    /// Ends the timeline: answers every open request with a dropped connection, cancels every
     /// trigger (which ends their clock waits) and awaits them all, so no continuation leaks.
+    ///
+    /// A dropped connection, not a cancellation: it is the unknown outcome every queue handles,
+    /// and every contract has already judged how. A cancelled request is Q2's to judge; as the
+    /// end of every timeline it made a queue that stalls on cancellations (the eighteenth
+    /// trial's `PunchClockOutbox`) hang Q1 and Q3 on the watchdog after their checks passed.
     func finish() async {
-        let (open, running): ([Parked], [Task<Void, Never>]) = state.withLock { state in
+        let (open, running, awaited): ([Parked], [Task<Void, Never>], [Task<Void, Never>]) = state.withLock { state in
             state.finishing = true
             defer { state.parked = [:] }
-            return (Array(state.parked.values), Array(state.tasks.values))
+            let awaited = state.tasks.filter { !state.abandoned.contains($0.key) }.map(\.value)
+            return (Array(state.parked.values), Array(state.tasks.values), awaited)
         }
-        for entry in open { entry.resume(.failure(CancellationError())) }
+        for entry in open { entry.resume(.failure(TransportError.connectionLost)) }
         for task in running { task.cancel() }
         clock.close()
-        for task in running { await task.value }
+        for task in awaited { await task.value }
     }
 }
 

@@ -4,6 +4,10 @@ enum SendAnswer: Hashable, Sendable {
     case server(ServerFault)
     /// The request never reaches the server: the connection drops, or it times out.
     case lost(TransportError)
+    /// The request is cancelled on the phone before an answer arrives (the app cancels its
+    /// data task as it goes to the background): the transport reports `URLError(.cancelled)`,
+    /// as URLSession does. The outcome is unknown to the queue, and nothing reaches the server.
+    case cancelled
 
     /// Plain server semantics.
     static let serve = SendAnswer.server(.none)

@@ -6,6 +6,11 @@ extension WriteQueueContract {
     /// that follows must still carry the task's key (a queue that renews a key its server may
     /// have forgotten counts from when it made the key, the server from when it first received
     /// it; the seventeenth trial's queue renewed keys 71 h old and charged a card twice).
+    /// Last, the request is cancelled on the phone (`URLError(.cancelled)`, an app that cancels
+    /// its data task as it goes to the background): a cancelled request may have been written
+    /// too, so the task stays and a later pass resends it (the eighteenth trial's
+    /// `PunchClockOutbox` returned from its handler on a cancellation before releasing the task
+    /// and its drain, and never sent the punch again).
     /// A queue that merges updates is also given an edit to an update whose outcome is unknown:
     /// the merge must not reach it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
@@ -19,6 +24,7 @@ extension WriteQueueContract {
             (.server(.answer(status: 500)), "a 500"),
             (.server(.answer(status: 502)), "a 502"),
             (.server(.answer(status: 504)), "a 504"),
+            (.cancelled, "a request cancelled on the phone"),
         ]
         var firstKey: String? = nil
         for (index, (answer, name)) in unknowns.enumerated() {
@@ -39,7 +45,23 @@ extension WriteQueueContract {
                         : nil)
             }
             h.answer(send, answer)
-            try await h.settle()
+            if answer == .cancelled {
+                let wentOn = try await h.settleOrFindStalled(
+                    "the sending pass to go on after op-1's request was cancelled on the phone")
+                guard wentOn else {
+                    throw h.violation(
+                        "Expected the sending pass to go on after op-1's request was cancelled on the phone "
+                            + "(the outcome is unknown), but it neither returned, nor sent, nor waits on the "
+                            + "clock: nothing will send op-1 again.",
+                        expected: "the pass returns (or goes on), op-1 pending, retried later",
+                        actual: h.stage.stateDescription,
+                        hint: "Handle a cancelled request as an unknown outcome: release the task (and whatever "
+                            + "runs the drain) on every path, the cancellation's included, and retry it later "
+                            + "with the same key; it may have been written.")
+                }
+            } else {
+                try await h.settle()
+            }
             guard let now = try await h.persistedTask(for: operation) else {
                 // Missing while its first request was in flight, the task was lost by sending
                 // (Q1's rule), not by this answer.

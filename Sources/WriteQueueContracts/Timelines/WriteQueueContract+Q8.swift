@@ -184,7 +184,7 @@ extension WriteQueueContract {
     ) async throws -> ParkedSend {
         h.answer(send, .server(.answer(status: 503)))
         try await h.settle()
-        try await h.crash()
+        try await h.crash(restartingThePhone: true)
         try await h.launch()
         let relaunchedAt = h.clock.now
         let resolution = max(.milliseconds(1), cap / 16)
@@ -197,7 +197,8 @@ extension WriteQueueContract {
                 expected: "a retry within \(ManualClock.format(cap * 2)) of the relaunch",
                 actual: try await h.persistedTask(for: operation)?.description ?? "no task for op-1",
                 hint: "Cap the delay wherever it is computed, also when it is rebuilt from a stored "
-                    + "attempt count after a relaunch: min(cap, base × 2^attempt).")
+                    + "attempt count after a relaunch: min(cap, base × 2^attempt). Store due times as a "
+                    + "time of day (Date), not in uptime seconds, which start over when the phone restarts.")
         }
         let delay = relaunchedAt.duration(to: h.clock.now)
         h.recorder.record("retry of op-1 after the relaunch: \(ManualClock.format(delay)) after it")
