@@ -65,6 +65,7 @@ let package = Package(
                 "Queues/FifteenthTrial/README.md", "Pagers/Adopters/FifteenthTrial/README.md",
                 "Queues/SixteenthTrial/README.md", "Pagers/Adopters/SixteenthTrial/README.md",
                 "Queues/SeventeenthTrial/README.md", "Pagers/Adopters/SeventeenthTrial/README.md",
+                "Queues/EighteenthTrial/README.md", "Pagers/Adopters/EighteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -36,6 +36,7 @@ extension BundledImplementations {
             + fifteenthTrialPagers
             + sixteenthTrialPagers
             + seventeenthTrialPagers
+            + eighteenthTrialPagers
             + pagerMutants
     }
 
@@ -195,6 +196,7 @@ extension BundledImplementations {
                 summary: "A @MainActor @Observable view model with day sections, cursors and a completion-handler "
                     + "service that hops to the main queue: the stale-request check guards only the success branch.",
                 ledger: [
+                    .fails("P3", because: "a completion that runs again with an error after its page arrived shows the error"),
                     .fails("P5", because: "a stale failure clears the spinner and shows an error"),
                     .fails("P8", because: "a stale cancellation clears the new query's spinner"),
                     .fails("P11", because: "a timeout of a request made before the refresh clears the spinner and shows an error"),
@@ -275,6 +277,36 @@ extension BundledImplementations {
                     + "a query too short to search clears the list without starting a new generation.",
                 ledger: [.fails("P4", because: "the earlier query's late page shows under a cleared search")],
                 explorable: false),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The eighteenth trial's pagers: two with a bug their author expected the kit to miss and
+    /// a correct one written to be flagged wrongly, from the docs alone (see
+    /// `Adopters/EighteenthTrial/README.md`).
+    static var eighteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                OrderHistoryAdapter.self, name: "OrderHistory", kind: .mutant,
+                summary: "Eighteenth-trial @MainActor @Observable view model with page numbers and a status filter: "
+                    + "a filter switch resets everything but the error, which its bottom trigger respects.",
+                ledger: [.fails("P5", because: "an error shown for the old filter stops the new filter's first page")],
+                // The explorer's invariants ask nothing of a bottom trigger under an error.
+                explorable: false),
+            .pager(
+                CommentThreadAdapter.self, name: "CommentThread", kind: .mutant,
+                summary: "Eighteenth-trial value-type pagination with cursors, sort switch and pull to refresh: "
+                    + "a failure is matched by generation only, so a completion that runs again with a timeout "
+                    + "after its page arrived shows an error.",
+                ledger: [.fails("P3", because: "a timeout after the page arrived clears loading and shows an error")],
+                // The explorer never fails a request it answered.
+                explorable: false),
+            .asyncPager(
+                TeamDirectoryAdapter.self, name: "TeamDirectory", kind: .adopter,
+                summary: "Eighteenth-trial @MainActor @Observable controller over a completion-handler service that "
+                    + "decodes each page on a private queue and then applies it in Task { @MainActor }: "
+                    + "the adapter names that queue."),
         ]
     }
 }

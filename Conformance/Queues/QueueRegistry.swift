@@ -43,6 +43,7 @@ extension BundledImplementations {
             + fifteenthTrialQueues
             + sixteenthTrialQueues
             + seventeenthTrialQueues
+            + eighteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -518,6 +519,35 @@ extension BundledImplementations {
                 summary: "Seventeenth-trial class with an NSLock over an append-only journal: keys are a per-launch "
                     + "prefix and a sequence number inside the body, a 2 s hold before a first send, newest first, "
                     + "every due task at once, jittered backoff, the IETF profile."),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The eighteenth trial's queues: two with a bug their author expected the kit to miss and
+    /// a correct one written to be flagged wrongly, from the docs alone (see
+    /// `EighteenthTrial/README.md`).
+    static var eighteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                FieldReportOutboxAdapter.self, name: "FieldReportOutbox", kind: .mutant,
+                summary: "Eighteenth-trial actor, one JSON file per report, capped doubling: due times are stored "
+                    + "in device uptime, which starts over when the phone restarts.",
+                ledger: [.fails("Q8", because: "after the phone restarts the retry waits for uptime to catch up")],
+                // The explorer's crashes never restart the phone.
+                explorable: false),
+            .queue(
+                PunchClockOutboxAdapter.self, name: "PunchClockOutbox", kind: .mutant,
+                summary: "Eighteenth-trial class on a serial DispatchQueue with a completion-handler client: "
+                    + "a cancelled request returns from the handler before the task and the drain are released.",
+                ledger: [.fails("Q2", because: "after a cancelled request the pass never returns and the punch is never resent")],
+                // The explorer never cancels a request.
+                explorable: false),
+            .queue(
+                TicketSyncControllerAdapter.self, name: "TicketSyncController", kind: .adopter,
+                summary: "Eighteenth-trial @MainActor controller over a transactional row store: leases under a "
+                    + "per-process token, overlapping passes, decorrelated jitter with a retry timer in Task { }, "
+                    + "tombstones, and a client_created_at stamp the queue adds to each body (declared)."),
         ]
     }
 }

@@ -72,6 +72,8 @@ struct PastedQueueExplorerOutput {
         "InspectionReportOutbox", "ScanUploadQueue", "DonationPledgeQueue",
         // A key renewed once it is 71 h old: a schedule's clock moves minutes, not days.
         "CheckoutOutbox",
+        // A phone restart and a cancelled request: not in the explorer's alphabet.
+        "FieldReportOutbox", "PunchClockOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included
