@@ -21,6 +21,25 @@ struct RequestLayoutTests {
         #expect(String(decoding: operation, as: UTF8.self) == #"{"title":"A"}"#)
     }
 
+    @Test("An array index in a path reads one mutation of a batch envelope and its key")
+    func arrayEnvelopeWithKeyInBody() {
+        let layout = RequestLayout(
+            operationBody: ["mutations", "0", "record"], key: .bodyField(["mutations", "0", "key"]))
+        let body = #"{"mutations":[{"collection":"visits","key":"key-1","record":{"title":"A"}}]}"#
+        let (key, operation) = layout.normalize(WriteRequest(idempotencyKey: nil, body: Data(body.utf8)))
+        #expect(key == "key-1")
+        #expect(String(decoding: operation, as: UTF8.self) == #"{"title":"A"}"#)
+    }
+
+    @Test("An array index past the end finds no key, and a word is no index")
+    func arrayIndexOutOfRange() {
+        let body = Data(#"{"mutations":[{"key":"key-1"}]}"#.utf8)
+        let past = RequestLayout(key: .bodyField(["mutations", "1", "key"]))
+        let word = RequestLayout(key: .bodyField(["mutations", "first", "key"]))
+        #expect(past.normalize(WriteRequest(idempotencyKey: nil, body: body)).key == nil)
+        #expect(word.normalize(WriteRequest(idempotencyKey: nil, body: body)).key == nil)
+    }
+
     @Test("A body that is not JSON is kept as it is")
     func nonJSONKept() {
         let request = WriteRequest(idempotencyKey: "k", body: Data("not json".utf8))

@@ -15,8 +15,8 @@ public struct PageResponse: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let ids = rows.map(\.description).joined(separator: ", ")
+        let ids = RowListText.text(rows, id: { $0.id }, description: \.description)
         let cursor = nextCursor.map { ", next cursor \"\($0)\"" } ?? ""
-        return "rows [\(ids)], hasMore \(hasMore)\(cursor)"
+        return "rows \(ids), hasMore \(hasMore)\(cursor)"
     }
 }

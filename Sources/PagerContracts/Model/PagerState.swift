@@ -37,7 +37,9 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The visible items as a list, `[1, 2, 3]`.
-    package var visibleList: String { "[" + visible.map(\.description).joined(separator: ", ") + "]" }
+    package var visibleList: String {
+        RowListText.text(visible, id: { if case .row(let id) = $0 { id } else { nil } }, description: \.description)
+    }
 
     /// What the user sees differently from `before`, such as `the visible items changed` or
     /// `loading changed from true to false`; a state either side leaves `nil` is not compared.

@@ -127,7 +127,7 @@ extension PagerTimeline {
         now.visible.removeAll { if case .row(let id) = $0 { isFiller(id) } else { false } }
         let wanted = ids.map(VisibleItem.row)
         guard now.visible != wanted else { return }
-        let wantedList = "[" + ids.map(String.init).joined(separator: ", ") + "]"
+        let wantedList = RowListText.text(ids)
         throw violation(
             "Expected the visible items to be \(wantedList) after \(action), but they are "
                 + "\(now.visibleList).",
@@ -142,7 +142,7 @@ extension PagerTimeline {
         let now = await state()
         let shown = ids.filter { now.visible.contains(.row($0)) }
         guard !shown.isEmpty else { return }
-        let list = "[" + shown.map(String.init).joined(separator: ", ") + "]"
+        let list = RowListText.text(shown)
         throw violation(
             "Expected nothing from an earlier query to become visible after \(action), but \(list) did.",
             expected: "visible: none of \(list)", actual: "visible: \(now.visibleList)", hint: hint)

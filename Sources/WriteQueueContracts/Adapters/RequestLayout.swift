@@ -33,12 +33,14 @@ public struct RequestLayout: Hashable, Sendable {
     public enum KeyLocation: Hashable, Sendable {
         /// In ``WriteRequest/idempotencyKey`` (the `Idempotency-Key` header).
         case header
-        /// In the body, at this path of object keys (for example `["clientMutationId"]`).
+        /// In the body, at this path of object keys and array indices (for example
+        /// `["clientMutationId"]`, or `["mutations", "0", "idempotencyKey"]`).
         case bodyField([String])
     }
 
-    /// The path of object keys from the request body to the operation's own body; empty when
-    /// the request body is the operation's body.
+    /// The path from the request body to the operation's own body; empty when the request body
+    /// is the operation's body. Each step is an object key, or a decimal index into an array
+    /// (`["mutations", "0", "record"]` for `{"mutations": [{"record": {…}}]}`).
     public var operationBody: [String]
     /// Where the key travels.
     public var key: KeyLocation
@@ -92,12 +94,24 @@ public struct RequestLayout: Hashable, Sendable {
 
     private static func value(at path: [String], in object: Any) -> Any? {
         var current: Any? = object
-        for component in path { current = (current as? [String: Any])?[component] }
+        for component in path {
+            if let array = current as? [Any] {
+                current = Int(component).flatMap { array.indices.contains($0) ? array[$0] : nil }
+            } else {
+                current = (current as? [String: Any])?[component]
+            }
+        }
         return current
     }
 
     private static func removing(_ path: [String], from object: Any) -> Any {
-        guard let first = path.first, var dictionary = object as? [String: Any] else { return object }
+        guard let first = path.first else { return object }
+        if var array = object as? [Any], let index = Int(first), array.indices.contains(index) {
+            // An element is never removed from an array: the path's last step names a field.
+            if path.count > 1 { array[index] = removing(Array(path.dropFirst()), from: array[index]) }
+            return array
+        }
+        guard var dictionary = object as? [String: Any] else { return object }
         if path.count == 1 {
             dictionary[first] = nil
         } else if let inner = dictionary[first] {

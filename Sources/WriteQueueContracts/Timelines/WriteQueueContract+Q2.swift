@@ -62,32 +62,7 @@ extension WriteQueueContract {
             } else {
                 try await h.settle()
             }
-            guard let now = try await h.persistedTask(for: operation) else {
-                // Missing while its first request was in flight, the task was lost by sending
-                // (Q1's rule), not by this answer.
-                if let earlier = h.missingAtFirstSend(operation) { throw earlier }
-                throw h.violation(
-                    "Expected op-1 to stay in storage after \(name) (the outcome is unknown), but it "
-                        + "is not there.",
-                    expected: "op-1 pending", actual: "no task for op-1",
-                    hint: "Only an explicit success removes a task; a failed request may have been written.")
-            }
-            guard now.status == .pending || now.status == .inFlight else {
-                throw h.violation(
-                    "Expected op-1 to stay pending after \(name), but it is \(now.status.rawValue).",
-                    expected: "status pending", actual: "status \(now.status.rawValue)",
-                    hint: "An unknown outcome is neither success nor a rejection: keep the task and retry.")
-            }
-            let changes = original.map { h.identityChanges(from: $0, to: now) } ?? []
-            guard changes.isEmpty else {
-                throw h.violation(
-                    "Expected only the attempt count and retry state of op-1 to change after \(name), "
-                        + "but its identity changed.",
-                    expected: original?.description, actual: now.description,
-                    difference: changes.map { "~ \($0)" }.joined(separator: "\n"),
-                    hint: "A retry repeats the same operation: keep its operation ID, key, body and "
-                        + "creation time.")
-            }
+            let now = try await keptAfterUnknownOutcome(operation, original: original, after: name, h)
             original = original ?? now
             h.recorder.record("storage: op-1 still pending, key \(h.short(now.key)), attempts \(now.attempts)")
             if index == 0 {
@@ -96,13 +71,76 @@ extension WriteQueueContract {
                     recording: "advance clock by \(daysOffline) days (the phone stays offline)")
             }
         }
+        // A long outage: the same task meets an unknown outcome again and again, as it does in a
+        // week in a basement. A queue may reorder its tasks however it likes, but not by
+        // rewriting one's identity (the nineteenth trial's `MutationJournal` reset a task's
+        // creation time every tenth failure in a row, to send it after the others).
+        h.recorder.record("a long outage: op-1 meets \(longOutage) more 503s in a row, a later sync past the backoff before each retry")
+        for count in 1...longOutage {
+            try h.advancePastLongestBackoff()
+            // A retry that does not come within the longest declared backoff is Q8's to judge.
+            guard let send = try await h.sendIfAny(of: operation) else {
+                h.recorder.record("op-1 was not retried within the declared backoff: how long a queue waits is Q8's rule")
+                break
+            }
+            if send.request.idempotencyKey != firstKey {
+                throw h.anotherKeyOnRetry(
+                    of: operation.id, storedKey: h.storageAtFirstSend[operation.id]?.stored?.key,
+                    firstKey: firstKey, retry: send, after: "\(unknowns.count + count - 1) unknown outcomes in a row",
+                    judgedHere: true)
+            }
+            h.answer(send, .server(.answer(status: 503)))
+            try await h.settle()
+            _ = try await keptAfterUnknownOutcome(
+                operation, original: original, after: "\(unknowns.count + count) unknown outcomes in a row", h)
+        }
         try await h.drive { _ in .serve }
         if h.capabilities.coalescesUpdates { try await editAfterUnknownOutcomeStaysApart(h) }
+    }
+
+    /// The stored task of `operation` after an unknown outcome named `name`: still there,
+    /// pending, with its identity unchanged since `original` (the first reading).
+    private static func keptAfterUnknownOutcome<A>(
+        _ operation: QueueOperation, original: PersistedTask?, after name: String, _ h: QueueHarness<A>
+    ) async throws -> PersistedTask {
+        guard let now = try await h.persistedTask(for: operation) else {
+            // Missing while its first request was in flight, the task was lost by sending
+            // (Q1's rule), not by this answer.
+            if let earlier = h.missingAtFirstSend(operation) { throw earlier }
+            throw h.violation(
+                "Expected op-1 to stay in storage after \(name) (the outcome is unknown), but it "
+                    + "is not there.",
+                expected: "op-1 pending", actual: "no task for op-1",
+                hint: "Only an explicit success removes a task; a failed request may have been written.")
+        }
+        guard now.status == .pending || now.status == .inFlight else {
+            throw h.violation(
+                "Expected op-1 to stay pending after \(name), but it is \(now.status.rawValue).",
+                expected: "status pending", actual: "status \(now.status.rawValue)",
+                hint: "An unknown outcome is neither success nor a rejection: keep the task and retry.")
+        }
+        let changes = original.map { h.identityChanges(from: $0, to: now) } ?? []
+        guard changes.isEmpty else {
+            throw h.violation(
+                "Expected only the attempt count and retry state of op-1 to change after \(name), "
+                    + "but its identity changed.",
+                expected: original?.description, actual: now.description,
+                difference: changes.map { "~ \($0)" }.joined(separator: "\n"),
+                hint: "A retry repeats the same operation: keep its operation ID, key, body and "
+                    + "creation time.")
+        }
+        return now
     }
 
     /// How long the phone stays offline after Q2's dropped connection: longer than a week, the
     /// longest key retention a server commonly documents.
     static let daysOffline = 8
+
+    /// How many more 503s op-1 meets after the listed unknown outcomes: 31 in a row in all.
+    /// Far enough for a queue that does something every tenth, twentieth or thirtieth failure;
+    /// short of where an uncapped backoff overflows and traps (past the 50th attempt: that is
+    /// Q8's bug, which Q8 finds in its own timeline).
+    static let longOutage = 24
 
     /// An edit submitted while an earlier update to the same entity has an unknown outcome
     /// must not change that update: the server may hold its key with its body already. Merging

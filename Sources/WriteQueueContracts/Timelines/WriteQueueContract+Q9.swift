@@ -5,7 +5,7 @@ extension WriteQueueContract {
     /// 422, 429 and every declared 4xx but 409): each gets that status once. Statuses the
     /// adapter declares retryable must be retried with the same key; every other one (and 400
     /// and 422 always) must never be sent again, even after the clock runs past every backoff
-    /// and later passes (as many as it takes until one sends nothing new).
+    /// and later passes (as many as it takes until one sends nothing new), and after a relaunch.
     static func clientErrorsByContract<A>(_ h: QueueHarness<A>) async throws {
         let capabilities = h.capabilities
         let declared = capabilities.retryableStatusCodes.union(capabilities.terminalStatusCodes)
@@ -75,6 +75,15 @@ extension WriteQueueContract {
             try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
             if (answeredOnce.count, retried.count) == before { break }
         }
+        // A stopped task stays stopped in the next process too: the app is relaunched (a crash,
+        // an update, the system ending it overnight) and syncs past the longest backoff (the
+        // nineteenth trial's `ShiftRequestOutbox` put tasks stopped by a 401 or 403 back to
+        // waiting at every launch, "in case the user signed in again").
+        try await h.crash()
+        try await h.launch()
+        try h.advancePastLongestBackoff()
+        try h.startPass()
+        try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
         for operation in operations {
             guard let expectation = byLabel[operation.id], expectation.retries else { continue }
             guard retried.contains(operation.id) else {
