@@ -66,6 +66,7 @@ let package = Package(
                 "Queues/SixteenthTrial/README.md", "Pagers/Adopters/SixteenthTrial/README.md",
                 "Queues/SeventeenthTrial/README.md", "Pagers/Adopters/SeventeenthTrial/README.md",
                 "Queues/EighteenthTrial/README.md", "Pagers/Adopters/EighteenthTrial/README.md",
+                "Queues/NineteenthTrial/README.md", "Pagers/Adopters/NineteenthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

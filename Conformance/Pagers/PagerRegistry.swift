@@ -37,6 +37,7 @@ extension BundledImplementations {
             + sixteenthTrialPagers
             + seventeenthTrialPagers
             + eighteenthTrialPagers
+            + nineteenthTrialPagers
             + pagerMutants
     }
 
@@ -307,6 +308,31 @@ extension BundledImplementations {
                 summary: "Eighteenth-trial @MainActor @Observable controller over a completion-handler service that "
                     + "decodes each page on a private queue and then applies it in Task { @MainActor }: "
                     + "the adapter names that queue."),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The nineteenth trial's pagers, written from the docs alone (see
+    /// `Adopters/NineteenthTrial/README.md`).
+    static var nineteenthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                SavedPostsListAdapter.self, name: "SavedPosts", kind: .mutant,
+                summary: "Nineteenth-trial controller with completion handlers over a value state with a snapshot: "
+                    + "a page that adds no new post returns early, before it reads hasMore.",
+                ledger: [.fails("P7", because: "an empty last page leaves the list open, and the next bottom trigger asks for more")]),
+            .asyncPager(
+                ArticleFeedAdapter.self, name: "ArticleFeed", kind: .mutant,
+                summary: "Nineteenth-trial actor loader behind a @MainActor @Observable view model: each page is "
+                    + "de-duplicated against the last 50 rows only, where offset drift can reach.",
+                ledger: [.fails("P2", because: "a repeat of a row more than 50 rows up the list is shown twice")],
+                // The explorer's lists stay far shorter than 50 rows.
+                explorable: false),
+            .asyncPager(
+                ProductSearchAdapter.self, name: "ProductSearch", kind: .adopter,
+                summary: "Nineteenth-trial search model that keeps the previous results on screen, dimmed, until "
+                    + "the new query's first page arrives; String IDs and a refresh."),
         ]
     }
 }

@@ -44,6 +44,7 @@ extension BundledImplementations {
             + sixteenthTrialQueues
             + seventeenthTrialQueues
             + eighteenthTrialQueues
+            + nineteenthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -548,6 +549,33 @@ extension BundledImplementations {
                 summary: "Eighteenth-trial @MainActor controller over a transactional row store: leases under a "
                     + "per-process token, overlapping passes, decorrelated jitter with a retry timer in Task { }, "
                     + "tombstones, and a client_created_at stamp the queue adds to each body (declared)."),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The nineteenth trial's queues, written from the docs alone (see
+    /// `NineteenthTrial/README.md`).
+    static var nineteenthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                MutationJournalAdapter.self, name: "MutationJournal", kind: .mutant,
+                summary: "Nineteenth-trial actor over a row table, one file per row, due times in storage: every "
+                    + "tenth unknown outcome in a row re-stamps the row's creation time to send it after the others.",
+                ledger: [.fails("Q2", because: "the tenth 503 in a row changes the task's creation time")],
+                // The explorer's schedules end long before a tenth failure in a row.
+                explorable: false),
+            .queue(
+                ShiftRequestOutboxAdapter.self, name: "ShiftRequestOutbox", kind: .mutant,
+                summary: "Nineteenth-trial @MainActor @Observable store in one JSON file: tasks stopped by a 401 "
+                    + "or 403 go back to waiting at every launch, in case the user signed in again.",
+                ledger: [.fails("Q9", because: "a task stopped by a declared-terminal 401 or 403 is sent again after a relaunch")],
+                // The explorer never answers 401 or 403.
+                explorable: false),
+            .queue(
+                MutationUploaderAdapter.self, name: "MutationUploader", kind: .adopter,
+                summary: "Nineteenth-trial NSLock class with a completion-handler client that sends each task in a "
+                    + "{\"mutations\": [{\"record\": …}]} envelope (RequestLayout with an array index)."),
         ]
     }
 }

@@ -74,6 +74,9 @@ struct PastedQueueExplorerOutput {
         "CheckoutOutbox",
         // A phone restart and a cancelled request: not in the explorer's alphabet.
         "FieldReportOutbox", "PunchClockOutbox",
+        // A creation time re-stamped at the tenth failure in a row, and a 401 or 403: beyond a
+        // schedule's length, and not in the explorer's alphabet.
+        "MutationJournal", "ShiftRequestOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included
