@@ -140,6 +140,11 @@ public protocol WriteQueueAdapter: Sendable {
     /// same pass, the handling of an answer), and again until a call sees nothing move. Call any
     /// method of the queue that runs `queue.sync { … }`: on a serial queue that is a barrier.
     /// Defaults to returning at once (async/await and actor-based queues need nothing).
+    ///
+    /// Implement it to have a pass that never goes on found stalled (Q2, after a cancelled
+    /// request) at once: the kit concludes that only when this barrier sees nothing move. With
+    /// the default, work may still be running on threads the kit cannot see (an
+    /// `OperationQueue`), and such a pass is left to the watchdog, which names what it waited for.
     /// - Parameter queue: A live queue instance.
     static func waitForPendingWork(in queue: Queue) async
 }
@@ -155,5 +160,5 @@ extension WriteQueueAdapter {
     public static func forgetProcessMemory(in storage: Storage) async {}
 
     /// No work of the queue's own runs outside Swift concurrency.
-    public static func waitForPendingWork(in queue: Queue) async {}
+    public static func waitForPendingWork(in queue: Queue) async { PendingWorkBarrier.noteDefault() }
 }

@@ -297,7 +297,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// goes on (a pass after a cancelled request) as its rule's violation.
     ///
     /// Only a queue whose every request came from its own `DispatchQueue` or callbacks (no
-    /// trigger tag) is found stalled: the adapter's barrier runs that work out. One that sends
+    /// trigger tag), and whose adapter implements `waitForPendingWork`, is found stalled: the
+    /// adapter's barrier runs that work out. Without a barrier of its own, work on the queue's
+    /// threads may still be running (an `OperationQueue`). One that sends
     /// from Swift concurrency may be busy on the global executor, where the kit sees nothing
     /// (the twelfth trial's `JitterOutbox` saves a file in an unstructured task before it waits
     /// for its backoff): it is settled as always, and a call that never goes on is left to the
@@ -308,12 +310,15 @@ final class QueueHarness<A: WriteQueueAdapter> {
         // enqueue more there (a handler that leaves a `DispatchGroup` whose `notify` block then
         // completes the pass), which only a later barrier runs.
         var quietRounds = 0
+        let barrierCoversTheQueuesWork = await adapterHasItsOwnBarrier()
         for _ in 0..<64 {
             if await stage.settle(untilStalled: true) {
                 try await settle(what)
                 return true
             }
-            guard stage.liveInstances.allSatisfy({ stage.sendsOnlyFromItsOwnQueues(instance: $0) }) else { break }
+            guard barrierCoversTheQueuesWork,
+                stage.liveInstances.allSatisfy({ stage.sendsOnlyFromItsOwnQueues(instance: $0) })
+            else { break }
             let before = stage.eventCount
             await drainQueuedWork()
             for queue in liveQueues { await A.waitForPendingWork(in: queue) }
@@ -325,6 +330,15 @@ final class QueueHarness<A: WriteQueueAdapter> {
         }
         try await settle(what)
         return true
+    }
+
+    /// Whether the adapter implements ``WriteQueueAdapter/waitForPendingWork(in:)`` (the default
+    /// returns at once, and runs out nothing).
+    private func adapterHasItsOwnBarrier() async -> Bool {
+        guard let queue = liveQueues.first else { return false }
+        let probe = PendingWorkBarrier.Probe()
+        await PendingWorkBarrier.$probe.withValue(probe) { await A.waitForPendingWork(in: queue) }
+        return !probe.ranTheDefault
     }
 
     /// How many rounds of barriers in a row must see nothing move before a call is found stalled.
@@ -466,6 +480,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
         case .cancelled:
             reply = "cancelled on the phone (URLError.cancelled) before reaching the server"
             result = .failure(URLError(.cancelled))
+        case .rejected(let status, let quoted):
+            _ = ledger.receive(send.request, fault: .answer(status: status))
+            reply = "answer \(status), its message quoting the rejected values (nothing recorded)"
+            result = .success(WriteResponse(statusCode: status, body: Self.validationErrorBody(quoting: quoted)))
         }
         recorder.record("server ← send #\(send.number) \(label): \(reply)")
         let status = try? result.get().statusCode
@@ -473,6 +491,14 @@ final class QueueHarness<A: WriteQueueAdapter> {
         stage.resume(send.number, with: result)
         if case .success(let response) = result { return response.isSuccess }
         return false
+    }
+
+    /// A validation error's JSON body whose message quotes each of `quoted`'s values.
+    private static func validationErrorBody(quoting quoted: [String: String]) -> Data {
+        let message = quoted.sorted { $0.key < $1.key }.map { "\($0.key) \"\($0.value)\" is not valid" }
+            .joined(separator: "; ")
+        let object: [String: Any] = ["error": "validation_failed", "message": message, "rejected": quoted]
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     }
 
     /// Moves the clock to the earliest deadline a live trigger waits for. Returns `false` when

@@ -9,7 +9,8 @@ extension WriteQueueContract {
 
     /// Q10 no sensitive data in diagnostics. Three operations carry a canary value in every
     /// field the adapter declares sensitive (``QueueCapabilities/sensitiveFields``, `card` by
-    /// default) and meet a 503 then success, a body conflict, and a 400, and a fourth keeps
+    /// default) and meet a 503 then success, a body conflict, and a 400 whose message quotes
+    /// the rejected values, and a fourth keeps
     /// failing for a day, so the queue has every reason to log and to store diagnostics; none
     /// may contain a canary. op-3's canary is four characters long, as a CVV or a PIN is: a
     /// redactor that keeps the last four characters visible shows it whole (the sixteenth
@@ -32,7 +33,13 @@ extension WriteQueueContract {
             switch label {
             case "op-1": return .server(.answer(status: 503))
             case "op-2": return .server(.conflictingRecord)
-            default: return .server(.answer(status: 400))
+            // A validation error quotes the value it rejects: a queue that stores or logs the
+            // server's message whole leaks it (the twentieth trial's `PayrollUploadCenter`
+            // kept it verbatim "so HR support sees what the server said").
+            default:
+                return .rejected(
+                    status: 400,
+                    quoting: Dictionary(uniqueKeysWithValues: h.capabilities.sensitiveFields.map { ($0, shortSensitiveCanary) }))
             }
         }
         // A task that keeps failing for a day: queues report those ("stuck since …"), and that
