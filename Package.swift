@@ -67,6 +67,7 @@ let package = Package(
                 "Queues/SeventeenthTrial/README.md", "Pagers/Adopters/SeventeenthTrial/README.md",
                 "Queues/EighteenthTrial/README.md", "Pagers/Adopters/EighteenthTrial/README.md",
                 "Queues/NineteenthTrial/README.md", "Pagers/Adopters/NineteenthTrial/README.md",
+                "Pagers/Adopters/TwentiethTrial/README.md", "Queues/TwentiethTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

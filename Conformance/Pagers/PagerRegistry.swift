@@ -38,6 +38,7 @@ extension BundledImplementations {
             + seventeenthTrialPagers
             + eighteenthTrialPagers
             + nineteenthTrialPagers
+            + twentiethTrialPagers
             + pagerMutants
     }
 
@@ -333,6 +334,26 @@ extension BundledImplementations {
                 ProductSearchAdapter.self, name: "ProductSearch", kind: .adopter,
                 summary: "Nineteenth-trial search model that keeps the previous results on screen, dimmed, until "
                     + "the new query's first page arrives; String IDs and a refresh."),
+        ]
+    }
+
+    /// The twentieth trial's pager, written from the docs alone (see
+    /// `Adopters/TwentiethTrial/README.md`).
+    static var twentiethTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                NotificationsForegroundReloadAdapter.self, name: "NotificationsReducer", kind: .mutant,
+                summary: "Twentieth-trial reducer with effects, its adapter's refresh the foreground reload after "
+                    + "ten minutes: that reload clears the list in the same generation and keeps a page load in flight.",
+                ledger: [.fails("P11", because: "the old page 2 answer is accepted as the reloaded list's first page")],
+                // The explorer refreshes before any first page arrived too, where this reload does
+                // nothing by design, and counts that as a new generation: its findings there are
+                // not this bug.
+                explorable: false),
+            .pager(
+                ProductSearchConnectionAdapter.self, name: "ProductSearchConnection", kind: .adopter,
+                summary: "Twentieth-trial sectioned search over a GraphQL connection (edges, pageInfo) that keeps "
+                    + "the previous term's results on screen, dimmed, until the new term's first page arrives."),
         ]
     }
 }

@@ -45,6 +45,7 @@ extension BundledImplementations {
             + seventeenthTrialQueues
             + eighteenthTrialQueues
             + nineteenthTrialQueues
+            + twentiethTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -576,6 +577,22 @@ extension BundledImplementations {
                 MutationUploaderAdapter.self, name: "MutationUploader", kind: .adopter,
                 summary: "Nineteenth-trial NSLock class with a completion-handler client that sends each task in a "
                     + "{\"mutations\": [{\"record\": …}]} envelope (RequestLayout with an array index)."),
+        ]
+    }
+}
+
+extension BundledImplementations {
+    /// The twentieth trial's queue, written from the docs alone (see
+    /// `TwentiethTrial/README.md`).
+    static var twentiethTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                PayrollUploadCenterAdapter.self, name: "PayrollUploadCenter", kind: .mutant,
+                summary: "Twentieth-trial class on an OperationQueue (upload, then record the outcome): a change "
+                    + "blocked by a 4xx keeps the server's message verbatim as its diagnostic and log line.",
+                ledger: [.fails("Q10", because: "a 400 whose message quotes the rejected value is logged whole")],
+                // The explorer's 400 carries no message.
+                explorable: false),
         ]
     }
 }

@@ -77,6 +77,8 @@ struct PastedQueueExplorerOutput {
         // A creation time re-stamped at the tenth failure in a row, and a 401 or 403: beyond a
         // schedule's length, and not in the explorer's alphabet.
         "MutationJournal", "ShiftRequestOutbox",
+        // A 400 whose message quotes the rejected value: the explorer's 400 carries no message.
+        "PayrollUploadCenter",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included
