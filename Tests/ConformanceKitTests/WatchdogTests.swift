@@ -24,6 +24,70 @@ import Testing
         #expect(value == 42)
     }
 
+    /// A timeline that keeps moving runs past the limit: the watchdog reads progress every
+    /// quarter of it (here the reads themselves let the body finish, on the sixth, past one
+    /// and a quarter limits). The limit leaves the body's task seven limits to run once the
+    /// gate opens, on a loaded machine (20 ms did not, in a whole suite).
+    @Test func aTimelineThatKeepsMovingRunsPastTheLimit() async throws {
+        let gate = CancellationGate()
+        let reads = Locked(rawValue: 0)
+        let value = try await withWatchdog(
+            limit: .milliseconds(400), waitingFor: { "the body" },
+            progress: {
+                let read = reads.withLock { $0 += 1; return $0 }
+                if read == 6 { gate.open() }
+                return read
+            }
+        ) {
+            await withCheckedContinuation { gate.install($0) }
+            return 42
+        }
+        #expect(value == 42)
+        #expect(reads.withLock { $0 } >= 6)
+    }
+
+    /// Once the timeline stops moving, four quarters of the limit later the watchdog fires, and
+    /// says that nothing moved (not that the whole timeline took too long): reads 1 (armed),
+    /// 2 (moved), then 2, 2, 2, 2.
+    @Test func aTimelineThatStopsMovingIsNamedAsStalled() async {
+        let reads = Locked(rawValue: 0)
+        do {
+            _ = try await withWatchdog(
+                limit: .milliseconds(20), waitingFor: { "request #2 to park" },
+                progress: { min(reads.withLock { $0 += 1; return $0 }, 2) }
+            ) {
+                await waitUntilCancelled()
+            }
+            Issue.record("Expected the watchdog to fire")
+        } catch let timeout as WatchdogTimeout {
+            #expect(timeout.kind == .stalled)
+            #expect(timeout.description.contains("nothing moved for that long while the kit waited for request #2 to park"))
+            #expect(reads.withLock { $0 } == 6)
+        } catch {
+            Issue.record("Expected a WatchdogTimeout, got \(error)")
+        }
+    }
+
+    /// A timeline that never stops moving is still named, after eight limits, as such.
+    @Test func aTimelineThatNeverEndsIsNamedAfterEightLimits() async {
+        let reads = Locked(rawValue: 0)
+        do {
+            _ = try await withWatchdog(
+                limit: .milliseconds(20), waitingFor: { "the loop to end" },
+                progress: { reads.withLock { $0 += 1; return $0 } }
+            ) {
+                await waitUntilCancelled()
+            }
+            Issue.record("Expected the watchdog to fire")
+        } catch let timeout as WatchdogTimeout {
+            #expect(timeout.kind == .endless(limits: 8))
+            #expect(timeout.description.contains("within 8 watchdog limits"))
+            #expect(reads.withLock { $0 } == 1 + 33)
+        } catch {
+            Issue.record("Expected a WatchdogTimeout, got \(error)")
+        }
+    }
+
     @Test func anAsyncHangIsCancelledAndNamed() async {
         let descriptor = ContractCatalog.descriptor("P1")!
         let report = await ContractRun.execute(descriptor, subject: "Hung", watchdog: Self.limit) {

@@ -9,7 +9,8 @@ package enum ContractRun {
     ///   - contract: The contract being run.
     ///   - subject: The implementation's name, for the report.
     ///   - applicability: When not applicable, nothing runs and the report says why.
-    ///   - watchdog: How long the whole timeline may take before it counts as hung.
+    ///   - watchdog: How long the timeline may go without progress (a step or a wait) before
+    ///     it counts as hung.
     ///   - body: The timeline. It records steps and violations on the recorder and throws
     ///     ``TimelineStop`` to end at a failing step; any other error is an adapter error.
     /// - Returns: The report.
@@ -26,7 +27,9 @@ package enum ContractRun {
         }
         let recorder = TimelineRecorder(tier: contract.tier)
         do {
-            try await withWatchdog(limit: watchdog, waitingFor: { recorder.currentWait }) {
+            try await withWatchdog(
+                limit: watchdog, waitingFor: { recorder.currentWait }, progress: { recorder.progress }
+            ) {
                 try await body(recorder)
             }
         } catch is TimelineStop {

@@ -2,15 +2,16 @@ import Foundation
 
 /// Settings for one contract run.
 public struct RunOptions: Hashable, Sendable {
-    /// How long a whole timeline may take before the watchdog calls it hung; ``defaultWatchdog``
-    /// unless you pass another limit.
+    /// How long a timeline may go without progress (no new step, no new wait) before the
+    /// watchdog calls it hung; ``defaultWatchdog`` unless you pass another limit. A timeline that
+    /// keeps moving may run up to eight such limits in all.
     public var watchdog: Duration
     /// When `true`, recommended-tier violations are errors, not warnings.
     public var strict: Bool
 
     /// Creates options.
     /// - Parameters:
-    ///   - watchdog: How long a whole timeline may take; ``defaultWatchdog`` by default.
+    ///   - watchdog: How long a timeline may go without progress; ``defaultWatchdog`` by default.
     ///   - strict: Whether recommended-tier violations are errors.
     public init(watchdog: Duration = RunOptions.defaultWatchdog, strict: Bool = false) {
         self.watchdog = watchdog

@@ -12,6 +12,7 @@ package final class TimelineRecorder: Sendable {
         var blocking: (contract: ContractID, violation: Violation)?
         var notes: [String] = []
         var waitingFor = "the timeline to start"
+        var progress = 0
         var waitingDetail: (@Sendable () -> String)?
     }
 
@@ -47,7 +48,16 @@ package final class TimelineRecorder: Sendable {
 
     /// Says what the kit is about to wait for; the watchdog quotes it if it fires.
     package func setWaiting(for description: String) {
-        state.withLock { $0.waitingFor = description }
+        state.withLock { state in
+            state.waitingFor = description
+            state.progress += 1
+        }
+    }
+
+    /// How often the timeline moved on: a wait began (each settle sets one) or a step was
+    /// recorded. The watchdog reads it to tell a long timeline from a hung one.
+    package var progress: Int {
+        state.withLock { $0.progress + $0.transcript.entries.count }
     }
 
     /// Adds what the subject's source sees to every wait description (read only when the
