@@ -68,6 +68,7 @@ let package = Package(
                 "Queues/EighteenthTrial/README.md", "Pagers/Adopters/EighteenthTrial/README.md",
                 "Queues/NineteenthTrial/README.md", "Pagers/Adopters/NineteenthTrial/README.md",
                 "Pagers/Adopters/TwentiethTrial/README.md", "Queues/TwentiethTrial/README.md",
+                "Pagers/Adopters/TwentyFirstTrial/README.md", "Queues/TwentyFirstTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -39,6 +39,7 @@ extension BundledImplementations {
             + eighteenthTrialPagers
             + nineteenthTrialPagers
             + twentiethTrialPagers
+            + twentyFirstTrialPagers
             + pagerMutants
     }
 
@@ -342,18 +343,35 @@ extension BundledImplementations {
     static var twentiethTrialPagers: [ImplementationUnderCheck] {
         [
             .pager(
-                NotificationsForegroundReloadAdapter.self, name: "NotificationsReducer", kind: .mutant,
+                NotificationsReducerForegroundReloadAdapter.self, name: "NotificationsReducer", kind: .mutant,
                 summary: "Twentieth-trial reducer with effects, its adapter's refresh the foreground reload after "
                     + "ten minutes: that reload clears the list in the same generation and keeps a page load in flight.",
-                ledger: [.fails("P11", because: "the old page 2 answer is accepted as the reloaded list's first page")],
-                // The explorer refreshes before any first page arrived too, where this reload does
-                // nothing by design, and counts that as a new generation: its findings there are
-                // not this bug.
-                explorable: false),
+                ledger: [.fails("P11", because: "the old page 2 answer is accepted as the reloaded list's first page")]),
             .pager(
                 ProductSearchConnectionAdapter.self, name: "ProductSearchConnection", kind: .adopter,
                 summary: "Twentieth-trial sectioned search over a GraphQL connection (edges, pageInfo) that keeps "
                     + "the previous term's results on screen, dimmed, until the new term's first page arrives."),
+        ]
+    }
+
+    /// The twenty-first trial's pagers, written from the docs alone (see
+    /// `Adopters/TwentyFirstTrial/README.md`).
+    static var twentyFirstTrialPagers: [ImplementationUnderCheck] {
+        [
+            .pager(
+                ListMapCoordinatorAdapter.self, name: "ListMapCoordinator", kind: .mutant,
+                summary: "Twenty-first-trial coordinator shared by a list and a map screen, page numbers, with a "
+                    + "failure budget: three failures in a row pause loading, counted before the ticket check.",
+                ledger: [.fails("P5", because: "three earlier searches' timeouts show the error and pause loading")]),
+            .asyncPager(
+                GenericPaginatorAdapter.self, name: "GenericPaginator", kind: .mutant,
+                summary: "Twenty-first-trial generic Paginator<Item> actor reused by several screens; cursors kept "
+                    + "percent-encoded as on the wire, and the stall check compares that with the server's.",
+                ledger: [.fails("P10", because: "a Base64 cursor with padding never equals its percent-encoded form")]),
+            .pager(
+                CachedQueryResultsAdapter.self, name: "CachedQueryResults", kind: .adopter,
+                summary: "Twenty-first-trial filter chips with rows cached per query: going back to a filter shows "
+                    + "its cached rows at once until the fresh first page replaces them."),
         ]
     }
 }

@@ -46,6 +46,7 @@ extension BundledImplementations {
             + eighteenthTrialQueues
             + nineteenthTrialQueues
             + twentiethTrialQueues
+            + twentyFirstTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -592,6 +593,28 @@ extension BundledImplementations {
                     + "blocked by a 4xx keeps the server's message verbatim as its diagnostic and log line.",
                 ledger: [.fails("Q10", because: "a 400 whose message quotes the rejected value is logged whole")],
                 // The explorer's 400 carries no message.
+                explorable: false),
+        ]
+    }
+
+    /// The twenty-first trial's queues, written from the docs alone (see
+    /// `Queues/TwentyFirstTrial/README.md`).
+    static var twentyFirstTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                EntityLaneOperationsAdapter.self, name: "EntityLaneOperations", kind: .adopter,
+                summary: "Twenty-first-trial OperationQueue with one async Operation per upload, uploads of one "
+                    + "entity chained by dependencies, a completion-handler client and one JSON file."),
+            .queue(
+                DraftStoreOutboxAdapter.self, name: "DraftStoreOutbox", kind: .adopter,
+                summary: "Twenty-first-trial Core-Data-like store in an actor (dirty objects, save): edits to one "
+                    + "contact merged before sending, a per-launch sending mark saved before each send."),
+            .queue(
+                GiftCardRedemptionsAdapter.self, name: "GiftCardRedemptions", kind: .mutant,
+                summary: "Twenty-first-trial actor sending up to three redemptions at once from a task group, "
+                    + "random retry delays under the cap, a support log whose redactor masks string values only.",
+                ledger: [.fails("Q10", because: "a sensitive field sent as a JSON number is logged")],
+                // The explorer's canaries are strings, which this redactor masks.
                 explorable: false),
         ]
     }

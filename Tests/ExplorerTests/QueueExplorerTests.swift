@@ -79,6 +79,8 @@ struct PastedQueueExplorerOutput {
         "MutationJournal", "ShiftRequestOutbox",
         // A 400 whose message quotes the rejected value: the explorer's 400 carries no message.
         "PayrollUploadCenter",
+        // A sensitive value sent as a JSON number: the explorer's canaries are strings.
+        "GiftCardRedemptions",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

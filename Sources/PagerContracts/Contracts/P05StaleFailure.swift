@@ -45,9 +45,44 @@ extension PagerContract {
         try await t.expectState(
             \.showsError, false, named: "the error state", after: "query D's first page arrived",
             hint: PagerContract.staleErrorHint)
-        try t.expectOneRequest(
+        let d2 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 2, after: "bottom reached on query D", hint: PagerContract.staleErrorHint)
+
+        // Stale failures in a row, after the current query's first page and with nothing of it
+        // in flight: a pager that counts failures (a retry budget, a circuit breaker) before
+        // its ticket check stops loading on failures that say nothing about the current query
+        // (the twenty-first trial's `ListMapCoordinator` paused after three, as a map that
+        // searches on every pan does). Requests a waiting query change already answered are
+        // not failed again (a pager whose query change waits leaves none open: skipped).
+        t.section("three earlier queries' requests fail in a row after the current query's first page")
+        let e1 = try await t.switchQuery(to: "E")
+        guard t.answerCount(of: d2) == 0 else {
+            t.skipCheck(
+                "three stale failures in a row",
+                because: "the query change waits for the earlier request to finish, so no earlier "
+                    + "query's request stays open")
+            return
+        }
+        let f1 = try await t.switchQuery(to: "F")
+        let g1 = try await t.switchQuery(to: "G")
+        try await t.acceptPage(
+            g1, rows: [401, 402], visible: [401, 402], after: "query G's first page arrived", rule: "P4")
+        let settled = await t.state()
+        let open = [d2, e1, f1].filter { t.answerCount(of: $0) == 0 }
+        for stale in open { try await t.fail(stale, with: .timeout) }
+        try await t.expectUnchanged(
+            since: settled,
+            after: "timeouts of " + open.map { "\($0)" }.joined(separator: ", ")
+                + ", issued under earlier queries, with nothing in flight",
+            hint: Self.staleFailureCountHint)
+        try t.expectOneRequest(
+            try await t.bottomReached(), forPage: 2, after: "bottom reached on query G after those stale failures",
+            hint: Self.staleFailureCountHint)
     }
+
+    private static let staleFailureCountHint =
+        "Count failures (for a retry budget, a backoff or a circuit breaker) only after the ticket check: "
+            + "a failure of an earlier query's request says nothing about the current one."
 
     private static let staleErrorHint =
         "A query change starts over: reset the error state with the list, the position and the loading "

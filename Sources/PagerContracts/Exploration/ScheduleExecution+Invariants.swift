@@ -130,10 +130,17 @@ extension ScheduleExecution {
             return
         }
         // Before the query's first page (or when that page stalled its cursor and may be
-        // refused), the list may still show what it showed before, or nothing.
+        // refused), the list may still show what it showed before, what the query change
+        // showed by itself from rows accepted earlier (a per-query cache), or nothing.
         let beforeFirstPage = acceptedPages == 0 || (stalledFirstPage && acceptedPages == 1)
-        if beforeFirstPage && (state.visible.isEmpty || state.visible == generationStartVisible) { return }
-        let allowed = beforeFirstPage ? acceptedSet.union(Self.rows(generationStartVisible)) : acceptedSet
+        if beforeFirstPage
+            && (state.visible.isEmpty || state.visible == generationStartVisible || state.visible == generationShownVisible)
+        {
+            return
+        }
+        let allowed =
+            beforeFirstPage
+            ? acceptedSet.union(Self.rows(generationStartVisible)).union(Self.rows(generationShownVisible)) : acceptedSet
         // Items shown before this generation began, still shown beside its accepted pages: its
         // first page did not replace the list (a refresh or query change that keeps the old
         // items, often a first page that arrived on a retry after the generation's own request
@@ -142,7 +149,7 @@ extension ScheduleExecution {
         if !beforeFirstPage, staleAnswersThisQuery == 0, repeatedAnswersThisQuery == 0 {
             let leftovers = state.visible.filter {
                 if case .row(let id) = $0 { return !acceptedSet.contains(id) } else { return false }
-            }.filter(generationStartVisible.contains)
+            }.filter { generationStartVisible.contains($0) || generationShownVisible.contains($0) }
             if !leftovers.isEmpty {
                 let start = generationIsRefresh ? "the refresh" : "the change to query \(query)"
                 throw failure(
@@ -203,14 +210,15 @@ extension ScheduleExecution {
     }
 
     /// The rule a non-current request's answer breaks when it changes what the user sees, or
-    /// what the pager does next: a cancellation error (P8, whatever made the request stale);
-    /// else, when a refresh made it stale (no query change since it was made, only a newer
-    /// generation), P11; else a query change did, and the answer says which rule: a page (P4), any
-    /// other failure (P5).
+    /// what the pager does next: when a refresh made it stale (no query change since it was
+    /// made, only a newer generation), P11, whatever the answer (P8 is about a query change);
+    /// else a query change did, and the answer says which rule: a cancellation error (P8), any
+    /// other failure (P5), a page (P4). (The twentieth trial's `NotificationsReducer`, whose
+    /// reload keeps the old load, was found under P11 and again under P8 for the same bug.)
     func staleRule(of stale: Request) -> ContractID {
         let answer = requests.first(where: { $0.number == stale.number })?.answer
-        if case .failure(let failure)? = answer, failure.isCancellation { return "P8" }
         if stale.queryChanges == generationQueries { return "P11" }
+        if case .failure(let failure)? = answer, failure.isCancellation { return "P8" }
         if case .failure? = answer { return "P5" }
         return "P4"
     }

@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// Runs a schedule step by step against one driver, keeping an oracle of what the kit
 /// delivered and accepted, and checks the invariants I1–I6 after every step.
@@ -123,6 +124,14 @@ final class ScheduleExecution {
     private(set) var end: EndOfList?
     private(set) var pagesWithoutProgress = 0
     private(set) var generationStartVisible: [VisibleItem] = []
+    /// What the query change or refresh that began this generation showed by itself, before
+    /// any answer: rows the pager had accepted in earlier generations (a list that caches each
+    /// query's rows shows them again at once, until the fresh first page replaces them).
+    private(set) var generationShownVisible: [VisibleItem] = []
+    /// Every row accepted in an earlier generation (while its generation was current).
+    private var acceptedBefore: Set<Int> = []
+    /// Whether the step being applied began a generation (a query change or refresh).
+    private var stepBeganGeneration = false
     /// Whether the current generation began with a refresh (the query stayed), rather than a
     /// query change: what it shows after its first page is P11's, not P4's.
     private(set) var generationIsRefresh = false
@@ -314,9 +323,24 @@ final class ScheduleExecution {
             guard capabilities.triggers.contains(.refresh) else { return skip(step, "no refresh trigger declared") }
             let appearance = try await appearFirst(then: "; ")
             let mark = generationMark
+            let nothingAccepted = acceptedPages == 0
             startGeneration(query: query)
             text = appearance + "refresh" + (try await fire(.refresh))
-            if lastTriggerRejected { text += undo(mark) }
+            if lastTriggerRejected {
+                text += undo(mark)
+            } else if nothingAccepted, requests.count == requestsBefore, !driver.lastTriggerWaits,
+                await driver.state() == before
+            {
+                // A refresh before the generation's first page, which requested nothing and
+                // changed nothing, did not reload: no new generation (P11 is about a refresh
+                // that reloads), and the first page in flight is as fresh as a reload. (The
+                // twentieth trial's `NotificationsReducer` ignores a refresh until its first
+                // page is shown; the explorer took its first page as stale.) A refresh ignored
+                // after a page was shown is still a new generation: the contracts' P11 asks it
+                // to reload.
+                _ = undo(mark)
+                if recorder != nil { text += " (requested nothing and changed nothing before the first page: not a reload)" }
+            }
         case .deliver(let number, let rows, let hasMore, let cursorAnswer):
             guard let index = index(of: number), requests[index].answer == nil else {
                 return skip(step, "request #\(number) is not waiting for an answer")
@@ -390,6 +414,16 @@ final class ScheduleExecution {
             return true
         }
         state = await driver.state()
+        if stepBeganGeneration {
+            stepBeganGeneration = false
+            // Shown by the trigger itself (no answer was given in this step): taken as the
+            // generation's starting list only if every row was accepted in an earlier generation.
+            if acceptedPages == 0, !state.visible.isEmpty, state.visible != generationStartVisible,
+                state.visible.allSatisfy({ if case .row(let id) = $0 { acceptedBefore.contains(id) } else { false } })
+            {
+                generationShownVisible = state.visible
+            }
+        }
         let notes = driver.takeNotes()
         if let recorder {
             recorder.record(text + notes.map { " (\($0))" }.joined() + " ⇒ \(state)")
@@ -408,6 +442,7 @@ final class ScheduleExecution {
 
     private func startGeneration(query newQuery: String) {
         if newQuery != query { generationQueries += 1 }
+        acceptedBefore.formUnion(acceptedSet)
         generationIsRefresh = newQuery == query
         query = newQuery
         generation += 1
@@ -425,6 +460,8 @@ final class ScheduleExecution {
         stalledFirstPage = false
         lastSuspect = nil
         generationStartVisible = state.visible
+        generationShownVisible = []
+        stepBeganGeneration = true
     }
 
     /// What ``startGeneration(query:)`` resets, kept so that a query change or refresh the
@@ -448,6 +485,7 @@ final class ScheduleExecution {
         let stalledFirstPage: Bool
         let lastSuspect: ContractID?
         let generationStartVisible: [VisibleItem]
+        let generationShownVisible: [VisibleItem]
         let generationIsRefresh: Bool
     }
 
@@ -459,7 +497,8 @@ final class ScheduleExecution {
             refusableRows: refusableRows, repeatedAnswersThisQuery: repeatedAnswersThisQuery,
             staleAnswersThisQuery: staleAnswersThisQuery, pagesWithoutProgress: pagesWithoutProgress,
             stalledFirstPage: stalledFirstPage, lastSuspect: lastSuspect,
-            generationStartVisible: generationStartVisible, generationIsRefresh: generationIsRefresh)
+            generationStartVisible: generationStartVisible, generationShownVisible: generationShownVisible,
+            generationIsRefresh: generationIsRefresh)
     }
 
     /// Goes back to the generation `mark` describes, and says so for the transcript.
@@ -481,6 +520,8 @@ final class ScheduleExecution {
         stalledFirstPage = mark.stalledFirstPage
         lastSuspect = mark.lastSuspect
         generationStartVisible = mark.generationStartVisible
+        generationShownVisible = mark.generationShownVisible
+        stepBeganGeneration = false
         generationIsRefresh = mark.generationIsRefresh
         shadow = nil  // the reference did not refuse it: the two are no longer comparable
         return recorder == nil ? "" : " (the list stays on query \(query))"
@@ -555,13 +596,22 @@ final class ScheduleExecution {
         requests.indices.contains(number - 1) ? number - 1 : nil
     }
 
+    /// The cursor the answer to request `number` hands out: opaque Base64 with `=` padding, as
+    /// the fixed contracts' cursors (see `PagerTimeline.cursor(query:generation:page:)`); its
+    /// text decodes to `c001`, `c002`, … (four bytes, so always two `=`).
+    static func cursor(minting number: Int) -> String {
+        let digits = String(number)
+        let text = "c" + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+        return Data(text.utf8).base64EncodedString()
+    }
+
     private func cursor(answering request: Request, hasMore: Bool, with answer: PagerSchedule.CursorAnswer)
         -> String?
     {
         guard case .cursor(let requested) = request.position else { return nil }
         switch answer {
         case .next:
-            return hasMore ? "c\(request.number)" : nil
+            return hasMore ? Self.cursor(minting: request.number) : nil
         case .stalled:
             return requested
         case .repeated:

@@ -1,4 +1,5 @@
 import ConformanceKit
+import Foundation
 
 /// The scripted timeline a pager contract is written in.
 ///
@@ -236,7 +237,7 @@ package final class PagerTimeline {
             case .fixed(let fixed): nextCursor = fixed
             case .generated:
                 if hasMore, let page = request.page {
-                    nextCursor = "\(request.query)-g\(request.generation)-p\(page + 1)"
+                    nextCursor = Self.cursor(query: request.query, generation: request.generation, page: page + 1)
                 }
             }
             if let nextCursor, cursorSources[nextCursor] == nil, let page = request.page {
@@ -251,6 +252,15 @@ package final class PagerTimeline {
         }
         let response = PageResponse(rows: served(rows), hasMore: hasMore, nextCursor: nextCursor)
         return try await answer(request, with: .page(response), note: note)
+    }
+
+    /// The cursor the kit's server hands out for a page: opaque Base64, as real APIs send
+    /// (Relay's `YXJyYXljb25uZWN0aW9uOjE=`), with `=` padding, so a pager that stores it in
+    /// another form (percent-encoded for a URL) and compares that with the server's is caught
+    /// (the twenty-first trial's `GenericPaginator` missed every stall). Its text decodes to
+    /// `<query>-g<generation>-p<page>`.
+    static func cursor(query: String, generation: Int, page: Int) -> String {
+        Data("\(query)-g\(generation)-p\(page)".utf8).base64EncodedString()
     }
 
     /// `ids` as rows, each at the revision its earlier servings give it: a duplicate comes back

@@ -78,16 +78,18 @@ final class QueueHarness<A: WriteQueueAdapter> {
 
     // MARK: Operations
 
-    /// A create whose body is `{"title":"<title>"}` plus `extra` fields, in that order.
+    /// A create whose body is `{"title":"<title>"}` plus `extra` string fields, then `numbers`
+    /// number fields, in that order.
     func operation(
         _ number: Int, title: String? = nil, kind: QueueOperation.Kind = .create,
-        extra: [(String, String)] = [], sensitive: Set<String> = []
+        extra: [(String, String)] = [], numbers: [(String, Int)] = [], sensitive: Set<String> = []
     ) -> QueueOperation {
         var fields: [(String, String)] = []
         if let entity = kindEntity(kind) { fields.append(("id", entity)) }
         fields.append(("title", title ?? "Ticket \(number)"))
         fields += extra
-        let json = "{" + fields.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",") + "}"
+        let json = "{" + (fields.map { "\"\($0.0)\":\"\($0.1)\"" } + numbers.map { "\"\($0.0)\":\($0.1)" })
+            .joined(separator: ",") + "}"
         return QueueOperation(
             id: "op-\(number)", kind: kind, body: WriteBody.normalized(Data(json.utf8)),
             sensitiveFields: sensitive)

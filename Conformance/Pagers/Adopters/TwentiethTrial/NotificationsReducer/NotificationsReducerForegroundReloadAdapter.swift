@@ -5,7 +5,7 @@ import PagerContracts
 /// with the kit's refresh mapped to the *other* path that reloads the list from the top: the
 /// app coming back to the foreground after the list went stale. (The pull-to-refresh path has
 /// its own adapter in the app's tests; each path that reloads from page 1 gets one.)
-struct NotificationsForegroundReloadAdapter: PagerModelAdapter {
+struct NotificationsReducerForegroundReloadAdapter: PagerModelAdapter {
     static let capabilities = PagerCapabilities(triggers: [.refresh])
     private static let receivedAt = Date(timeIntervalSinceReferenceDate: 800_000_000)
     /// Long enough after any page arrived for the list to count as stale.
