@@ -359,7 +359,12 @@ extension BundledImplementations {
                 PendingUploadsSyncAdapter.self, name: "PendingUploadsSync", kind: .mutant,
                 summary: "Eighth-trial @MainActor sync manager, one JSON file per upload, backoff waited "
                     + "in place: a timed-out upload is marked failed for good.",
-                ledger: [.fails("Q2", because: "a timeout stops the task (needsAttention) instead of retrying it")]),
+                ledger: [.fails("Q2", because: "a timeout stops the task (needsAttention) instead of retrying it")],
+                // The explorer finds Q2 in 3 steps, but its 2,000 schedules of this main-actor
+                // queue, whose pass waits for backoff on the clock, took 140–470 s in a debug
+                // build (watchdog stalls; one run also reported a hang): a known limit, not yet
+                // fixed. `QueueExplorerTests` replays the finding's schedule instead.
+                explorable: false),
         ]
     }
 
