@@ -55,7 +55,7 @@ extension QueueSchedule {
         let report = await ContractRun.execute(
             invariants, subject: String(describing: A.self), watchdog: watchdog
         ) { recorder in
-            let harness = try QueueHarness<A>(recorder: recorder)
+            let harness = try QueueHarness<A>(recorder: recorder, exploring: true)
             let execution = QueueScheduleExecution(harness: harness)
             do {
                 try await harness.launch()

@@ -65,11 +65,15 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// Every request the timeline answered, in order.
     private(set) var answered: [AnsweredSend] = []
 
-    init(recorder: TimelineRecorder) throws {
+    /// Creates a harness for one timeline or schedule.
+    ///
+    /// - Parameter exploring: Whether the explorer runs it (its settling does not wait on the
+    ///   main queue before probing: see ``QueueStage/init(clock:drainsMainQueueBeforeProbing:)``).
+    init(recorder: TimelineRecorder, exploring: Bool = false) throws {
         self.recorder = recorder
         capabilities = A.capabilities
         ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
-        stage = QueueStage(clock: clock)
+        stage = QueueStage(clock: clock, drainsMainQueueBeforeProbing: !exploring)
         let stage = stage
         recorder.setWaitingDetail { stage.stateDescription }
         recorder.setWaiting(for: "the adapter to make storage")

@@ -103,9 +103,24 @@ final class QueueStage: Sendable {
     let clock: ManualClock
     private let state = Locked(rawValue: State())
     private let executor: (any Sendable)?
+    /// Whether settling runs the main queue before it probes a trigger with no evidence (see
+    /// ``settle(untilStalled:)``). Contracts do; the explorer does not (see
+    /// ``init(clock:drainsMainQueueBeforeProbing:)``).
+    private let drainsMainQueueBeforeProbing: Bool
 
-    init(clock: ManualClock) {
+    /// Creates a stage on `clock`.
+    ///
+    /// - Parameter drainsMainQueueBeforeProbing: Whether a trigger with no evidence while the
+    ///   executor is idle waits for the main queue to run what it holds before it is probed.
+    ///   The contracts need it (a `@MainActor` queue's pass on its way onto the main actor
+    ///   otherwise spends the priority rungs for nothing: the eighth trial's `PendingUploadsSync`
+    ///   ended Q7 on the watchdog in 29 runs of 300, 0 of 300 with it). The explorer's schedules
+    ///   do without it: with it, `conformance explore --queues` stopped moving in
+    ///   `JitterOutbox` (every thread idle for minutes, no line printed; the cause is not found),
+    ///   while without it every explored queue passes its budget.
+    init(clock: ManualClock, drainsMainQueueBeforeProbing: Bool = true) {
         self.clock = clock
+        self.drainsMainQueueBeforeProbing = drainsMainQueueBeforeProbing
         let signal = SignalRelay()
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             executor = TriggerExecutor(becameIdle: { signal.fire() })
@@ -466,20 +481,36 @@ final class QueueStage: Sendable {
     /// letting the work it cannot see run out) or waits.
     func settle(untilStalled: Bool) async -> Bool {
         var drainedAt: Int? = nil
+        var drainedBeforeProbingAt: Int? = nil
         while true {
-            let (settled, probes, seen): (Bool, [Probe], Int) = state.withLock { state in
+            let (settled, probes, seen, drainFirst): (Bool, [Probe], Int, Bool) = state.withLock { state in
                 if state.isSettled(executorIdle: executorIsIdle, clock: clock) {
-                    return (true, [], state.events)
+                    return (true, [], state.events, false)
                 }
                 let idle = executorIsIdle
+                // A trigger with no evidence while the executor is idle may be on its way onto
+                // the main actor (a `@MainActor` queue's pass): its job waits on the main queue,
+                // which the kit's executor does not see. Probing it there spends a rung for
+                // nothing (the escalation finds no join), and with the rungs spent a later pass
+                // joining the running one goes unseen: the eighth trial's `PendingUploadsSync`
+                // ended Q7 on the watchdog in 29 runs of 300. So the main queue runs what it
+                // holds before any probe, once per event.
+                if idle, drainsMainQueueBeforeProbing, drainedBeforeProbingAt != state.events, state.hasUnexplainedTrigger(clock: clock) {
+                    return (false, [], state.events, true)
+                }
                 let probes = state.probes(
                     executorIdle: idle, clock: clock, escalationAvailable: PriorityLadder.escalationAvailable)
                 // With the priorities spent, `probes` takes a trigger seen joining before as
                 // joined to the newest request: that can settle it, and no event follows.
                 if probes.isEmpty && state.isSettled(executorIdle: idle, clock: clock) {
-                    return (true, [], state.events)
+                    return (true, [], state.events, false)
                 }
-                return (false, probes, state.events)
+                return (false, probes, state.events, false)
+            }
+            if drainFirst {
+                drainedBeforeProbingAt = seen
+                await drainMainQueue()
+                continue
             }
             // A trigger taken as blocked behind the app's own requests (no tag) may instead be
             // on its way onto the main actor (a `@MainActor` queue's submit while its callback
@@ -744,6 +775,11 @@ extension QueueStage.State {
     /// Whether a live trigger counts as blocked only because its launch has requests from the
     /// app's own machinery parked (see ``isSettled(executorIdle:clock:)``).
     func restsOnLaunchLevelSends(clock: ManualClock) -> Bool {
+        hasUnexplainedTrigger(clock: clock)
+    }
+
+    /// Whether some live trigger has no evidence of its own (see ``unexplainedTriggers(clock:)``).
+    func hasUnexplainedTrigger(clock: ManualClock) -> Bool {
         !unexplainedTriggers(clock: clock).isEmpty
     }
 
