@@ -69,6 +69,7 @@ let package = Package(
                 "Queues/NineteenthTrial/README.md", "Pagers/Adopters/NineteenthTrial/README.md",
                 "Pagers/Adopters/TwentiethTrial/README.md", "Queues/TwentiethTrial/README.md",
                 "Pagers/Adopters/TwentyFirstTrial/README.md", "Queues/TwentyFirstTrial/README.md",
+                "Pagers/Adopters/TwentySecondTrial/README.md", "Queues/TwentySecondTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

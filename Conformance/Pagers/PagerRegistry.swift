@@ -40,6 +40,7 @@ extension BundledImplementations {
             + nineteenthTrialPagers
             + twentiethTrialPagers
             + twentyFirstTrialPagers
+            + twentySecondTrialPagers
             + pagerMutants
     }
 
@@ -372,6 +373,26 @@ extension BundledImplementations {
                 CachedQueryResultsAdapter.self, name: "CachedQueryResults", kind: .adopter,
                 summary: "Twenty-first-trial filter chips with rows cached per query: going back to a filter shows "
                     + "its cached rows at once until the fresh first page replaces them."),
+        ]
+    }
+
+    /// The twenty-second trial's pagers, written from the docs alone (see
+    /// `Adopters/TwentySecondTrial/README.md`).
+    static var twentySecondTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                SearchResultsViewModelAdapter.self, name: "SearchResultsViewModel", kind: .adopter,
+                summary: "Twenty-second-trial @Observable @MainActor search screen: debounced through a task the "
+                    + "trigger awaits, cursors, fills the screen to two pages by itself."),
+            .asyncPager(
+                FeedControllerAdapter.self, name: "FeedController", kind: .adopter,
+                summary: "Twenty-second-trial UIKit-era @MainActor controller with a delegate, completions on the "
+                    + "main queue, request tokens, first load from start()."),
+            .asyncPager(
+                OrdersListStoreAdapter.self, name: "OrdersListStore", kind: .mutant,
+                summary: "Twenty-second-trial actor publishing its state through an AsyncStream; a filter change "
+                    + "resets everything but hasMore, so after the last page the new filter never loads.",
+                ledger: [.fails("P7", because: "a query change after the end of the list leaves hasMore false")]),
         ]
     }
 }

@@ -56,6 +56,7 @@ struct PastedQueueExplorerOutput {
         ("SyncCoordinator", "Q2"),
         ("UploadCenter", "Q3"),
         ("TaskFileOutbox", "Q3"),
+        ("ExpenseReceiptQueue", "Q9"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.

@@ -18,8 +18,10 @@ extension ScheduleExecution {
     /// The finding is named by the schedule's last step of this query that may have moved what
     /// the snapshot does not show: a failure of the current page, P6 (a cancellation error of
     /// the live request swallowed is the bug this finds); an earlier query's answer, P4 (it
-    /// set a flag or `hasMore`); a page delivered again, P3. With none of them, P1 ("the next
-    /// trigger starts exactly one request").
+    /// set a flag or `hasMore`); a page delivered again, P3. With none of them, P7 when the
+    /// pager still shows the end of an earlier generation's list (`hasMore: false` with no page
+    /// of this generation accepted: a query change that resets everything but `hasMore`), else
+    /// P1 ("the next trigger starts exactly one request").
     ///
     /// When the pager is stuck and an earlier query's request is still open, the kit answers
     /// those too (a pager may wait for them) and judges again; still stuck, the first verdict
@@ -66,6 +68,9 @@ extension ScheduleExecution {
     /// bottom trigger nor retry that starts a request while the list goes on.
     private func livenessVerdict(naming contract: ContractID) async throws -> Failure? {
         let failed = contract == "P6"
+        // Still showing the end of an earlier generation's list: the new query never started.
+        let endCarriedOver = contract == "P1" && earlierListEnded && acceptedPages == 0 && state.hasMore == false
+        let contract: ContractID = endCarriedOver ? "P7" : contract
         if state.isLoading == true {
             return livenessFailure(
                 contract,
@@ -92,6 +97,8 @@ extension ScheduleExecution {
             actual: "requests: none; state: \(state)",
             hint: failed
                 ? "After a failure of the current page, retry (or the bottom trigger) must request that page again."
+                : endCarriedOver
+                ? "The end of a list belongs to its query: a query change or refresh starts a new list, so reset hasMore with the rest."
                 : "Reset whatever guards a new load (an in-flight flag, a task handle) when the request in flight is answered, whatever the answer.")
     }
 

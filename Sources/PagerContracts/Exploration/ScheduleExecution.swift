@@ -122,6 +122,10 @@ final class ScheduleExecution {
     private(set) var requestedCursors: [String] = []
     private(set) var failedPosition: PagePosition?
     private(set) var end: EndOfList?
+    /// Whether an earlier generation's list ended (``end`` was set) and no page was accepted
+    /// since: a pager that shows that end to the new query, and loads nothing, broke P7's
+    /// "only a query change or a refresh starts a new list" (see ``checkLiveness()``).
+    private(set) var earlierListEnded = false
     private(set) var pagesWithoutProgress = 0
     private(set) var generationStartVisible: [VisibleItem] = []
     /// What the query change or refresh that began this generation showed by itself, before
@@ -452,6 +456,7 @@ final class ScheduleExecution {
         lastAcceptedCursor = nil
         requestedCursors = []
         failedPosition = nil
+        earlierListEnded = earlierListEnded || end != nil
         end = nil
         refusableRows = []
         repeatedAnswersThisQuery = 0
@@ -478,6 +483,7 @@ final class ScheduleExecution {
         let requestedCursors: [String]
         let failedPosition: PagePosition?
         let end: EndOfList?
+        let earlierListEnded: Bool
         let refusableRows: Set<Int>
         let repeatedAnswersThisQuery: Int
         let staleAnswersThisQuery: Int
@@ -494,7 +500,7 @@ final class ScheduleExecution {
             query: query, generationQueries: generationQueries, generation: generation, accepted: accepted,
             acceptedSet: acceptedSet, acceptedPages: acceptedPages, lastAcceptedCursor: lastAcceptedCursor,
             requestedCursors: requestedCursors, failedPosition: failedPosition, end: end,
-            refusableRows: refusableRows, repeatedAnswersThisQuery: repeatedAnswersThisQuery,
+            earlierListEnded: earlierListEnded, refusableRows: refusableRows, repeatedAnswersThisQuery: repeatedAnswersThisQuery,
             staleAnswersThisQuery: staleAnswersThisQuery, pagesWithoutProgress: pagesWithoutProgress,
             stalledFirstPage: stalledFirstPage, lastSuspect: lastSuspect,
             generationStartVisible: generationStartVisible, generationShownVisible: generationShownVisible,
@@ -513,6 +519,7 @@ final class ScheduleExecution {
         requestedCursors = mark.requestedCursors
         failedPosition = mark.failedPosition
         end = mark.end
+        earlierListEnded = mark.earlierListEnded
         refusableRows = mark.refusableRows
         repeatedAnswersThisQuery = mark.repeatedAnswersThisQuery
         staleAnswersThisQuery = mark.staleAnswersThisQuery
@@ -630,6 +637,7 @@ final class ScheduleExecution {
             accepted.append(row.id)
         }
         acceptedPages += 1
+        earlierListEnded = false
         failedPosition = nil
         pagesWithoutProgress = accepted.count == countBefore ? pagesWithoutProgress + 1 : 0
         if usesCursors { lastAcceptedCursor = response.nextCursor }
