@@ -70,6 +70,7 @@ let package = Package(
                 "Pagers/Adopters/TwentiethTrial/README.md", "Queues/TwentiethTrial/README.md",
                 "Pagers/Adopters/TwentyFirstTrial/README.md", "Queues/TwentyFirstTrial/README.md",
                 "Pagers/Adopters/TwentySecondTrial/README.md", "Queues/TwentySecondTrial/README.md",
+                "Pagers/Adopters/TwentyThirdTrial/README.md", "Queues/TwentyThirdTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

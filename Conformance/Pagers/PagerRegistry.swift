@@ -41,6 +41,7 @@ extension BundledImplementations {
             + twentiethTrialPagers
             + twentyFirstTrialPagers
             + twentySecondTrialPagers
+            + twentyThirdTrialPagers
             + pagerMutants
     }
 
@@ -393,6 +394,26 @@ extension BundledImplementations {
                 summary: "Twenty-second-trial actor publishing its state through an AsyncStream; a filter change "
                     + "resets everything but hasMore, so after the last page the new filter never loads.",
                 ledger: [.fails("P7", because: "a query change after the end of the list leaves hasMore false")]),
+        ]
+    }
+
+    /// The twenty-third trial's pagers, written from the docs alone (see
+    /// `Adopters/TwentyThirdTrial/README.md`).
+    static var twentyThirdTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                ReducerListFeatureAdapter.self, name: "ReducerListFeature", kind: .adopter,
+                summary: "Twenty-third-trial reducer with effects (no library): a pure reduce returning async "
+                    + "effects cancellable by ID, run by a @MainActor store; stale results dropped by request ID."),
+            .asyncPager(
+                InfiniteGridLoaderAdapter.self, name: "InfiniteGridLoader", kind: .adopter,
+                summary: "Twenty-third-trial actor holding a token-stamped Task handle: a query change cancels it, "
+                    + "checkCancellation after every await, cursors, rows de-duplicated per query."),
+            .asyncPager(
+                ProductReviewsFeedAdapter.self, name: "ProductReviewsFeed", kind: .mutant,
+                summary: "Twenty-third-trial @MainActor review list with a completion-handler service: rows are "
+                    + "de-duplicated against the list as it was before the page, so a repeat inside one page shows twice.",
+                ledger: [.fails("P2", because: "a review repeated inside one page is shown twice")]),
         ]
     }
 }

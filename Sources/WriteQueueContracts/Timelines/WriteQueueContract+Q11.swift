@@ -30,6 +30,15 @@ extension WriteQueueContract {
         }
         try h.startPass()
         try await h.drive { _ in .serve }
+        // A task whose request was in flight at the crash may be sent again only once its
+        // lease in storage ends: let the clock pass it (as Q3 does) before counting records.
+        // Whether the queue's own loop had sent it before the crash depends on timing (the
+        // twenty-third trial's `AsyncStreamSyncWorker`, whose worker sends after `submit`
+        // returned, failed here in one run of the test suite and passed in the matrix).
+        for operation in [first, second] where !h.isFinished(try await h.persistedTask(for: operation)) {
+            h.answer(try await h.nextSend(of: operation), .serve)
+            try await h.drive { _ in .serve }
+        }
         try h.expectRecords(
             before.count + 1, "after the relaunch sent \(before.count) restored operation(s) and op-3",
             hint: "A restored task that was displaced is never sent.")

@@ -41,7 +41,21 @@ extension WriteQueueContract {
                 hint: "A merged operation keeps one key and one body; a changed body under a sent "
                     + "key meets a 409.")
         }
-        let createKeys = Set(h.sends.filter { $0.request.body == createA.body }.compactMap(\.request.idempotencyKey))
+        let createSends = h.sends.filter { $0.request.body == createA.body }
+        let createKeys = Set(createSends.compactMap(\.request.idempotencyKey))
+        // Sent as two requests under one key, the creates were not merged: the second action
+        // got the first one's key, Q6's rule (the twenty-third trial's `MealLogSyncQueue`, whose
+        // key is a hash of the body, failed Q6 and this rule for one bug).
+        if createKeys.count == 1, createSends.count >= 2, let key = createKeys.first {
+            throw h.blocked(
+                by: "Q6",
+                "Expected two identical creates to carry two keys, but both were sent, as \(createSends.count) "
+                    + "requests, under key \(key).",
+                expected: "2 keys for 2 creates",
+                actual: createSends.map { "send #\($0.number) key=\($0.request.idempotencyKey ?? "none")" }
+                    .joined(separator: ", "),
+                hint: "Choose a fresh key per submit; never derive it from the body.")
+        }
         guard createKeys.count == 2 else {
             throw h.violation(
                 "Expected two creates never to be merged, but they were sent under "

@@ -19,6 +19,7 @@ extension WriteQueueContract {
         try h.startPass()
         try await laterSyncWhileInFlight(h, on: nil)
         try await driveCheckingSingleSender(h, laterSyncOn: nil)
+        try await laterSyncTakesFailedTask(h)
 
         guard h.capabilities.sharesStorageBetweenInstances else {
             h.recorder.note("Storage is not declared shared: only two passes on one instance were checked.")
@@ -31,6 +32,26 @@ extension WriteQueueContract {
         try h.startPass(on: appInstance)
         try await laterSyncWhileInFlight(h, on: extensionInstance)
         try await driveCheckingSingleSender(h, laterSyncOn: extensionInstance)
+    }
+
+    /// A pass whose first request fails (503) moves on; the clock passes that task's backoff
+    /// (within the next request's timeout) and a later sync takes the failed task. The first
+    /// pass, back from its other task, must not send it again: a claim it releases for the
+    /// whole batch at the end (`claimed.subtract(batch)`) also releases the later sync's (the
+    /// twenty-third trial's `BatchedEventsUploader`, found by the explorer, passed every fixed
+    /// timeline).
+    private static func laterSyncTakesFailedTask<A>(_ h: QueueHarness<A>) async throws {
+        h.recorder.record("— a later sync takes a task that failed while its pass went on to the next one —")
+        for number in [4, 5] { try await h.submit(h.operation(number)) }
+        try h.startPass()
+        try await h.settle("the pass to park a request, or wait on the clock")
+        guard let failed = h.openSends.first else { return }
+        h.answer(failed, .server(.answer(status: 503)))
+        try await h.settle("the pass to go on to the next task, wait on the clock, or return")
+        try checkSingleSender(h.openSends, h)
+        let inFlight = h.openSends.first.map { "send #\($0.number)" } ?? "nothing"
+        try startLaterSync(h, whileInFlight: inFlight, on: nil)
+        try await driveCheckingSingleSender(h, laterSyncOn: nil)
     }
 
     /// With a request in flight, moves the clock to 9/10 of the declared request timeout and
