@@ -164,8 +164,7 @@ extension QueueScheduleExecution {
                 throw fail(
                     "Q6", "Expected every stored task to have a key of its own, but \(first.operationID) and \(task.operationID) share key \(harness.short(key)).",
                     expected: "two keys", actual: "\(first.description)\n\(task.description)",
-                    hint: "Choose a fresh key per submit; never derive it from the body: the server would "
-                        + "swallow the second action.")
+                    hint: WriteQueueContract.freshKeyHint + " The server would swallow the second action.")
             }
             owner[key] = owner[key] ?? task
         }

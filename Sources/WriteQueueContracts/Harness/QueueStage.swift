@@ -114,7 +114,8 @@ final class QueueStage: Sendable {
     ///   executor is idle waits for the main queue to run what it holds before it is probed.
     ///   The contracts need it (a `@MainActor` queue's pass on its way onto the main actor
     ///   otherwise spends the priority rungs for nothing: the eighth trial's `PendingUploadsSync`
-    ///   ended Q7 on the watchdog in 29 runs of 300, 0 of 300 with it). The explorer's schedules
+    ///   ended Q7 on the watchdog in 29 runs of 300, and in 46 of 300 measured again; 0 of 300
+    ///   with it, both times). The explorer's schedules
     ///   do without it: with it, `conformance explore --queues` stopped moving in
     ///   `JitterOutbox` (every thread idle for minutes, no line printed; the cause is not found),
     ///   while without it every explored queue passes its budget.

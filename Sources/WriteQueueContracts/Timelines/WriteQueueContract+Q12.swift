@@ -54,7 +54,7 @@ extension WriteQueueContract {
                 expected: "2 keys for 2 creates",
                 actual: createSends.map { "send #\($0.number) key=\($0.request.idempotencyKey ?? "none")" }
                     .joined(separator: ", "),
-                hint: "Choose a fresh key per submit; never derive it from the body.")
+                hint: freshKeyHint)
         }
         guard createKeys.count == 2 else {
             throw h.violation(

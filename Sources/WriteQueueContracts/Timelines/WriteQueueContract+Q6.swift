@@ -15,11 +15,15 @@ extension WriteQueueContract {
                 "Expected two submits with identical bodies to be sent under two different keys, but "
                     + "the server saw \(keys.count) key(s).",
                 expected: "2 keys", actual: keys.sorted().joined(separator: ", "),
-                hint: "Choose a fresh key per submit; never derive it from the body.")
+                hint: freshKeyHint)
         }
         h.recordLedger(keys: keys.sorted().map { ("Ticket", $0) })
         try h.expectRecords(
             2, "after the user created two tickets",
             hint: "Idempotency must not swallow a genuine new action.")
     }
+
+    /// Q6's hint, also given where Q6 blocks another contract (Q12's identical creates) and by
+    /// the explorer's Q6 rule.
+    static let freshKeyHint = "Choose a fresh key per submit; never derive it from the body."
 }
