@@ -652,13 +652,7 @@ extension BundledImplementations {
             .queue(
                 AsyncStreamSyncWorkerAdapter.self, name: "AsyncStreamSyncWorker", kind: .adopter,
                 summary: "Twenty-third-trial actor whose long-lived loop consumes an AsyncStream of wake-ups: a "
-                    + "SQLite-like table, a 45 s lease in storage, seeded decorrelated-jitter backoff.",
-                // Passes every contract, but the explorer's verdict on it varies from run to run:
-                // 25–44 of 2,000 schedules fail Q3 (a row in flight at a crash never resent after
-                // its lease ends) and pass on replay, and one run of six reported Q3. A
-                // determinism defect of the kit's queue settling, open (#10); explored, it would
-                // make the bundled exploration fail at random.
-                explorable: false),
+                    + "SQLite-like table, a 45 s lease in storage, seeded decorrelated-jitter backoff."),
             .queue(
                 BatchedEventsUploaderAdapter.self, name: "BatchedEventsUploader", kind: .mutant,
                 summary: "Twenty-third-trial @MainActor uploader over one JSON file with ISO-8601 times: up to ten "

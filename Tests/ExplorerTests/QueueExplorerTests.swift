@@ -88,13 +88,24 @@ struct PastedQueueExplorerOutput {
 
     /// Every correct queue is explored, the ones whose passes join the running pass included
     /// (`JitterBackoffOutbox`, `MergingDraftQueue`, `PriorityOutbox`): a joiner follows the
-    /// task it joined into its backoff and its next request. The one exception is a known,
-    /// open defect of the kit, named here so that it cannot grow unnoticed:
-    /// `AsyncStreamSyncWorker`, on which the explorer's verdict varies from run to run (its
-    /// registry entry says how).
+    /// task it joined into its backoff and its next request.
     @Test func everyCorrectQueueIsExplored() {
         let unexplored = BundledImplementations.queues.filter { $0.kind != .mutant && !$0.isExplorable }
-        #expect(unexplored.map(\.name) == ["AsyncStreamSyncWorker"])
+        #expect(unexplored.map(\.name) == [])
+    }
+
+    /// `AsyncStreamSyncWorker` drains in an unstructured `Task` that hops between its actor and
+    /// the transport: several jobs on the global executor, and no event the kit sees until the
+    /// next request parks. The liveness check at a schedule's end concluded "never resent"
+    /// while that drain was still on its way (Q3, 25 to 44 schedules of 2,000 with seed 1, each
+    /// passing on replay; one run in six failed the replay too). The check now lets queued work
+    /// run out before each verdict that nothing happens: measured 0 or 1 of 2,000 over nine
+    /// runs of seeds 1 to 5.
+    @Test func livenessWaitsForWorkTheKitCannotSee() async throws {
+        let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000)
+        let result = await QueueExploration.explore(AsyncStreamSyncWorkerAdapter.self, options: options)
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.unreproducedFailures <= 5, "\(result.headline)")
     }
 
     @Test func everyBundledQueueMutantIsListedHere() {

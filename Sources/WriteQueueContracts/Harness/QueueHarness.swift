@@ -338,6 +338,28 @@ final class QueueHarness<A: WriteQueueAdapter> {
         return true
     }
 
+    /// Lets work the kit cannot see run out before a verdict that nothing happens: jobs queued
+    /// on the main queue and the global executor (a drain in an unstructured `Task`, hopping
+    /// between its actor and the transport, is several jobs in a row and no event until its
+    /// request parks). Runs barriers until ``quietRoundsBeforeAStall`` in a row see no event,
+    /// settling after each that saw one.
+    /// - Returns: Whether anything moved.
+    func letUnseenWorkRunOut() async throws -> Bool {
+        let start = stage.eventCount
+        var quietRounds = 0
+        for _ in 0..<64 where quietRounds < Self.quietRoundsBeforeAStall {
+            let before = stage.eventCount
+            await drainQueuedWork()
+            if stage.eventCount == before {
+                quietRounds += 1
+            } else {
+                quietRounds = 0
+                try await settle()
+            }
+        }
+        return stage.eventCount != start
+    }
+
     /// Whether the adapter implements ``WriteQueueAdapter/waitForPendingWork(in:)`` (the default
     /// returns at once, and runs out nothing).
     private func adapterHasItsOwnBarrier() async -> Bool {
