@@ -112,6 +112,20 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(found.regressionTest == two.finding?.regressionTest)
     }
 
+    /// A fill-the-screen pager chains its next request at once when the answer is already
+    /// there, so an `alreadyAvailable` run numbers its requests otherwise than the `immediate`
+    /// run that planned the answers: a step may then answer a request the subject already holds
+    /// another answer to. Such a schedule does not apply. Before, the search judged it (2 hits
+    /// with seed 1, P2 and P4, on this correct view model), and the finding's replay, planned
+    /// from the prefix up to the failure, passed: "2 failures whose replay passed". Replayed
+    /// whole, the finding reproduced both as false alarms.
+    @Test func aPlannedAnswerANumberingChangeMovedIsNotJudged() async throws {
+        let options = ExplorationOptions(strategy: .random(seed: 1), budget: 2_000)
+        let result = await PagerExploration.explore(SearchResultsViewModelAdapter.self, options: options)
+        #expect(result.finding == nil, "\(result.fullText)")
+        #expect(result.unreproducedFailures == 0)
+    }
+
     /// An event loop's loads show their trigger's await in one of three ways, which the runtime
     /// picks from run to run (raised before they park, joined after, or not at all): each
     /// such wait spends the rung a probe would, so the search takes the same course every time.

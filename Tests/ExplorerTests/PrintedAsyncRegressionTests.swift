@@ -10,7 +10,7 @@ import Testing
 struct PastedAsyncExplorerOutput {
     // --- verbatim output begins ---
     // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): P2 cross-page duplicate IDs.
-    // Shrunk from 2 to 2 steps. Needs `import Testing`,
+    // Shrunk from 24 to 2 steps. Needs `import Testing`,
     // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
     @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
     func callbackControllerThatMarksLoadingAfterTheCallAdapterP2ExplorerRegression() async {
@@ -26,7 +26,7 @@ struct PastedAsyncExplorerOutput {
 @Suite struct PrintedAsyncRegressionTests {
     static let printed = """
         // Found by the conformance kit's explorer (random, seed 1, schedule 1, answers already available when the load starts): P2 cross-page duplicate IDs.
-        // Shrunk from 2 to 2 steps. Needs `import Testing`,
+        // Shrunk from 24 to 2 steps. Needs `import Testing`,
         // `import ConformanceTesting` and the module that declares CallbackControllerThatMarksLoadingAfterTheCallAdapter (BundledImplementations).
         @Test("CallbackControllerThatMarksLoadingAfterTheCallAdapter: P2 cross-page duplicate IDs (explorer regression)")
         func callbackControllerThatMarksLoadingAfterTheCallAdapterP2ExplorerRegression() async {

@@ -166,6 +166,20 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         }.map { $0 + 1 }
     }
 
+    func holdsOtherAnswer(toRequest index: Int, than answer: PageAnswer) -> Bool {
+        guard index < timelineOrder.count else { return false }
+        let number = timelineOrder[index]
+        guard scheduler.wasPreAnswered(number), !answeredOnce.contains(number),
+            let held = plan.answer(for: number, load: scheduler.requests[number - 1].request)
+        else { return false }
+        switch (answer, held) {
+        case (.page(let response), .success(let heldResponse)): return response != heldResponse
+        case (.failure(.cancelled), .failure(let error)): return !(error is CancellationError)
+        case (.failure(let failure), .failure(let error)): return (error as? PageFailure) != failure
+        default: return true
+        }
+    }
+
     func stepSkipped() {
         lastReported = []
     }

@@ -591,6 +591,15 @@ final class ScheduleExecution {
     private var lastTriggerRejected = false
 
     private func answer(_ index: Int, with answer: PageAnswer) async throws -> String {
+        if driver.holdsOtherAnswer(toRequest: index, than: answer) {
+            // Planned from an `immediate` replay whose requests were numbered otherwise (a
+            // fill-the-screen chain runs at once when its answers are already there): the
+            // subject holds another answer than this step gives, which no timeline could
+            // judge. (The twenty-second trial's `SearchResultsViewModel`, correct, was found
+            // P2 and P4 this way once the finding replayed the whole schedule.)
+            throw NotApplicable(
+                reason: "under answers already available, request #\(index + 1) was handed another answer than this step gives")
+        }
         let assumedBefore = driver.assumptionCount
         let positions = try await driver.answer(request: index, with: answer)
         try requireNoAssumption(since: assumedBefore)

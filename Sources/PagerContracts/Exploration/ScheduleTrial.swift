@@ -109,9 +109,15 @@ struct ScheduleTrial {
         var outcome = Outcome(
             steps: count, hit: nil, unobservableTriggers: unobservable + replay.unobservableTriggers,
             notApplicable: replay.notApplicable != nil)
-        if let failure = replay.failure, let failing = replay.failingIndex {
+        if let failure = replay.failure, replay.failingIndex != nil {
+            // The whole schedule, not the prefix up to the failure: the answers handed over at
+            // registration are planned from the `immediate` run of every step, and a request
+            // made before the failure may be answered by a step after it. Cut at the failure,
+            // the plan changed and the finding's replay passed (the twenty-second trial's
+            // `SearchResultsViewModel`: 2 of 2 hits unreproduced, seed 1). Shrinking cuts it
+            // where the failure stays.
             outcome.hit = PagerExploration.Hit(
-                index: index, steps: Array(steps.prefix(failing + 1)), failure: failure.key, context: .alreadyAvailable)
+                index: index, steps: steps, failure: failure.key, context: .alreadyAvailable)
         }
         return outcome
     }

@@ -7,6 +7,7 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     var capabilities: PagerCapabilities { Adapter.capabilities }
     var canDeliverTwice: Bool { true }
     var plannedAnswers: [Int] { [] }
+    func holdsOtherAnswer(toRequest index: Int, than answer: PageAnswer) -> Bool { false }
     func stepSkipped() {}
     var triggerUnobservable: String? { nil }
     var assumptionCount: Int { 0 }

@@ -30,6 +30,10 @@ protocol PagerDriving: AnyObject {
     /// the state is checked after that step, not before.
     var plannedAnswers: [Int] { get }
 
+    /// Whether the subject already holds an answer to request `index` (from 0) that is not
+    /// `answer`: the `immediate` replay that planned it numbered the requests otherwise.
+    func holdsOtherAnswer(toRequest index: Int, than answer: PageAnswer) -> Bool
+
     /// Tells the driver a step was skipped: it did nothing, but it stands between a request
     /// and its answer, so that answer was not given right after the request.
     func stepSkipped()
