@@ -17,6 +17,20 @@ import Testing
         #expect(result.headline.contains("(and "), "\(result.headline)")
     }
 
+    /// A key derived from the body is one bug, Q6's: two identical creates go out under one key
+    /// and the server takes the second for a repeat. The explorer also reported the lost second
+    /// task as Q5 (success-only completion), with a hint about 5xx answers that does not apply.
+    @Test func identicalSubmitsUnderOneKeyAreOneFinding() async {
+        for queue in [MealLogSyncQueueAdapter.self, QueueThatDerivesKeyFromBody.self] as [any WriteQueueAdapter.Type] {
+            let result = await exploreQueue(queue)
+            #expect(result.findings.map(\.invariant.id) == ["Q6"], "\(result.headline)")
+        }
+    }
+
+    private func exploreQueue<A: WriteQueueAdapter>(_ queue: A.Type) async -> ExplorationResult {
+        await QueueExploration.explore(A.self, options: ExplorationOptions(strategy: .random(seed: 1), budget: 2_000))
+    }
+
     @Test func theSameSeedGivesTheSameFindingsWithOneWorkerOrMany() async {
         let one = await PagerExploration.explore(
             PagerWithTwoBugs.self, options: ExplorationOptions(strategy: .random(seed: 3), budget: 300, parallelism: 1))

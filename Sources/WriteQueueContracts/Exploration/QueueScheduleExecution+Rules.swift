@@ -367,6 +367,17 @@ extension QueueScheduleExecution {
             let owed = twins.count - succeeded(body: operation.body)
             guard covering.count < owed else { continue }
             let label = twins.map(\.id).joined(separator: "/")
+            // Identical submits stored or sent under fewer keys than there are submits: the
+            // later one went out under a key the server already holds a record for, and its
+            // "original result" completed it. One bug, Q6's (a key derived from the body), which
+            // the explorer also reported as Q5 (`MealLogSyncQueue`, `QueueThatDerivesKeyFromBody`).
+            let keys = keysByBody[operation.body, default: []]
+            if twins.count > 1, keys.count < twins.count {
+                throw fail(
+                    "Q6", "Expected \(twins.count) submits with identical bodies (\(twins.map(\.id).joined(separator: ", "))) to be \(twins.count) operations, each under a key of its own, but they were stored or sent under \(keys.count == 1 ? "one key" : "\(keys.count) keys") (\(keys.sorted().map { harness.short($0) }.joined(separator: ", "))): the server took the later one for a repeat, and storage no longer holds it.",
+                    expected: "\(twins.count) keys", actual: "stored: \(describe(live))",
+                    hint: WriteQueueContract.freshKeyHint + " The server would swallow the second action.")
+            }
             throw fail(
                 custodyRule(for: twins, live: live), "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
                 expected: "\(label) in storage", actual: "stored: \(describe(live))",
