@@ -361,16 +361,7 @@ extension BundledImplementations {
                 PendingUploadsSyncAdapter.self, name: "PendingUploadsSync", kind: .mutant,
                 summary: "Eighth-trial @MainActor sync manager, one JSON file per upload, backoff waited "
                     + "in place: a timed-out upload is marked failed for good.",
-                ledger: [.fails("Q2", because: "a timeout stops the task (needsAttention) instead of retrying it")],
-                // The explorer finds Q2 in 3 steps, but its 2,000 schedules of this main-actor
-                // queue, whose pass waits for backoff on the clock, took 140–470 s in a debug
-                // build (watchdog stalls; one run also reported a hang): a known limit, not yet
-                // fixed. Running the main queue before probes (as the contracts do) brought that
-                // to 46–58 s at a 30 s watchdog but 172 s at CI's 120 s, and it stopped the CLI
-                // explorer for good on another queue, so the explorer does without it (see
-                // `QueueStage.init(clock:drainsMainQueueBeforeProbing:)`). `QueueExplorerTests`
-                // replays the finding's schedule instead.
-                explorable: false),
+                ledger: [.fails("Q2", because: "a timeout stops the task (needsAttention) instead of retrying it")]),
         ]
     }
 

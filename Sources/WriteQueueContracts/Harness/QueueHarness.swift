@@ -73,7 +73,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         self.recorder = recorder
         capabilities = A.capabilities
         ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
-        stage = QueueStage(clock: clock, drainsMainQueueBeforeProbing: !exploring)
+        stage = QueueStage(clock: clock, drainsMainQueueBeforeProbing: !exploring, guessesJoinsOnTheTopRung: exploring)
         let stage = stage
         recorder.setWaitingDetail { stage.stateDescription }
         recorder.setWaiting(for: "the adapter to make storage")
@@ -634,10 +634,17 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// cap", and ``ManualClock/date`` never returns one value twice, so that due time lies a
     /// little after the instant the answer came (the seventh trial's fixed 5 s delay, declared
     /// as a 5 s cap, was judged never retried after a 408 when the clock moved exactly 5 s).
-    func advancePastLongestBackoff() throws {
-        let step = (capabilities.backoffCap ?? .seconds(16)) + .seconds(1)
+    ///
+    /// - Parameter leases: Whether to move past a send lease a crash left too: a correct queue
+    ///   may let a lease run out before it sends that task again, which takes up to twice the
+    ///   declared request timeout (as the explorer's liveness check assumes).
+    func advancePastLongestBackoff(andLeases leases: Bool = false) throws {
+        var step = (capabilities.backoffCap ?? .seconds(16)) + .seconds(1)
+        if leases { step = max(step, capabilities.requestTimeout * 2 + .seconds(1)) }
         try advanceClock(
-            by: step, recording: "advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff)")
+            by: step,
+            recording: "advance clock by \(ManualClock.format(step)) (a later sync, past the longest backoff"
+                + (leases ? " and a lease the crash left)" : ")"))
     }
 
     /// Answers every request as `policy` says, moving the clock when every running trigger waits
