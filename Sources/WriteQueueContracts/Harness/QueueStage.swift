@@ -133,8 +133,8 @@ final class QueueStage: Sendable {
     ///     does: without it, settling waited for an event that never came (the `@MainActor`
     ///     `PendingUploadsSync` spent its schedules on watchdog stalls: 185 s for 2,000 with a
     ///     5 s watchdog; 35.5 s with it), and a guess that misleads a schedule is caught by the
-    ///     search's replay. The contracts do not: a guess there ended a timeline early
-    ///     (`AsyncStreamSyncWorker` failed Q9 once, "never sent again", a retry still on its way).
+    ///     search's replay. The contracts do not: a contract has no replay to catch a guess
+    ///     that misleads it, and no bundled contract timeline was measured to need one.
     init(clock: ManualClock, drainsMainQueueBeforeProbing: Bool = true, guessesJoinsOnTheTopRung: Bool = false) {
         self.clock = clock
         self.drainsMainQueueBeforeProbing = drainsMainQueueBeforeProbing
