@@ -46,8 +46,14 @@ unexpected_issues() {
 }
 
 echo "== the bundled matrix page"
-"$conformance" --html "$work/matrix.html" >/dev/null
-"$conformance" --json >"$work/matrix.json"
+"$conformance" --html "$work/matrix.html" >"$work/matrix.log" 2>&1 \
+    || fail "the matrix did not match its ledgers; its report:"$'\n'"$(grep -v '^$' "$work/matrix.log" | tail -40)"
+"$conformance" --json >"$work/matrix.json" 2>"$work/matrix.log" \
+    || fail "the matrix did not match its ledgers (--json run):"$'\n'"$(python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1])):
+    if not r["matchesLedger"]: print(r["implementation"], r["contract"], r["outcome"], "-", r["message"][:2000])
+' "$work/matrix.json" 2>&1; tail -20 "$work/matrix.log")"
 shots=.build/check-html-report
 mkdir -p "$shots"
 rm -f "$shots/conformance-matrix.png"
