@@ -149,7 +149,10 @@ import Testing
             _ = try await Task { try await scheduler.park("page 1") }.value
         }
         await scheduler.settle()
-        #expect(scheduler.evidence(ofTrigger: first) == .probed(request: 1))
+        // Probed, or joined where the probe's raise reached the load through the trigger's own
+        // await (seen once, in a full run on a loaded machine); the rest of the test shows the
+        // load on the second rung either way.
+        #expect([.probed(request: 1), .joined(request: 1)].contains(scheduler.evidence(ofTrigger: first)))
         for page in 2...3 {
             scheduler.startTrigger("page \(page)") { _ = try await scheduler.park("page \(page)") }
             await scheduler.settle()

@@ -1,17 +1,20 @@
 import Dispatch
 
-/// A task executor that counts the jobs it holds, so settling can tell when the tasks that
-/// prefer it have stopped moving: no job queued or running.
+/// The task executor the kit runs triggers on where it must tell when their work is idle: it
+/// counts the jobs it holds, queued or running.
 ///
-/// A trigger that starts on the top task priority cannot be probed (no priority is left above
-/// it), and once the load it spawned parked, its own task's next steps (resume after an
-/// `await`, read a property, await the load at the same priority) are jobs that raise no event.
-/// Run on this executor, those jobs are counted: the kit takes such a trigger as blocked on its
-/// load only once the count is zero, however long the operating system holds the thread that
-/// runs them. Code isolated to the main actor or to an actor with its own executor still runs
-/// there; the main queue is drained separately (see ``drainMainQueue()``).
+/// Structured child tasks (a task group sending several tasks at once, `async let`) and default
+/// actors run on the task executor their task prefers, so work still on its way somewhere keeps
+/// this executor busy, however long the operating system holds the thread that runs it. Jobs run
+/// on Dispatch's global queue, concurrently, as on the default pool. Work that leaves the
+/// executor (the main actor, an app's own `DispatchQueue`, an unstructured `Task`) is not seen
+/// here.
+///
+/// The queue half runs every trigger on one (a sending pass with one request parked and another
+/// child still running is not settled); the pager half runs the triggers that start on the top
+/// priority rung on one, where no probe can reach them (see `TimelineScheduler`).
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
-package final class WatchedTaskExecutor: TaskExecutor {
+package final class WatchedTaskExecutor: TaskExecutor, Sendable {
     private struct Count {
         var held = 0
         var enqueued = 0
@@ -19,10 +22,12 @@ package final class WatchedTaskExecutor: TaskExecutor {
     }
 
     private let count = Locked(rawValue: Count())
-    private let queue = DispatchQueue(
-        label: "conformance-kit.watched-task-executor", attributes: .concurrent)
+    private let becameIdle: @Sendable () -> Void
 
-    package init() {}
+    /// Creates an executor that calls `becameIdle` whenever its last job finishes.
+    package init(becameIdle: @escaping @Sendable () -> Void = {}) {
+        self.becameIdle = becameIdle
+    }
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -30,17 +35,22 @@ package final class WatchedTaskExecutor: TaskExecutor {
             $0.held += 1
             $0.enqueued += 1
         }
-        queue.async {
+        DispatchQueue.global().async {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
-            let waking: [CheckedContinuation<Void, Never>] = self.count.withLock { count in
+            let waking: [CheckedContinuation<Void, Never>]? = self.count.withLock { count in
                 count.held -= 1
-                guard count.held == 0 else { return [] }
+                guard count.held == 0 else { return nil }
                 defer { count.idleWaiters = [] }
                 return count.idleWaiters
             }
+            guard let waking else { return }
             for waiter in waking { waiter.resume() }
+            self.becameIdle()
         }
     }
+
+    /// Whether no job is queued or running.
+    package var isIdle: Bool { count.withLock { $0.held == 0 } }
 
     /// How many jobs were ever enqueued: a change between two reads means a task moved.
     package var enqueuedJobs: Int { count.withLock { $0.enqueued } }

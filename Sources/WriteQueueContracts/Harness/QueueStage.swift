@@ -12,7 +12,7 @@ import Foundation
 /// process were gone.
 ///
 /// Evidence, in full:
-/// - the triggers' work is idle on their ``TriggerExecutor`` (no child task of a pass is still
+/// - the triggers' work is idle on their `WatchedTaskExecutor` (no child task of a pass is still
 ///   on its way to the transport), and, for each trigger,
 /// - it has returned; or a request sent under its task-local tag is parked; or it waits on the
 ///   clock; or it awaits a task that waits on a parked request (seen through task-priority
@@ -141,7 +141,7 @@ final class QueueStage: Sendable {
         self.guessesJoinsOnTheTopRung = guessesJoinsOnTheTopRung
         let signal = SignalRelay()
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            executor = TriggerExecutor(becameIdle: { signal.fire() })
+            executor = WatchedTaskExecutor(becameIdle: { signal.fire() })
         } else {
             executor = nil
         }
@@ -154,7 +154,7 @@ final class QueueStage: Sendable {
     /// executors do not exist).
     private var executorIsIdle: Bool {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = executor as? TriggerExecutor
+            let executor = executor as? WatchedTaskExecutor
         {
             return executor.isIdle
         }
@@ -198,7 +198,7 @@ final class QueueStage: Sendable {
         }
         let task: Task<Void, Never>
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = executor as? TriggerExecutor
+            let executor = executor as? WatchedTaskExecutor
         {
             task = Task(executorPreference: executor, priority: TaskPriority(rawValue: priority)) { await run() }
         } else {
