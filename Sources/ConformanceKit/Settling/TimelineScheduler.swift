@@ -471,26 +471,32 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 for probe in probes { run(probe) }
                 continue
             }
-            let drainAt: Int? = state.withLock { state in
-                defer { state.needsMainQueueDrain = false }
-                return state.needsMainQueueDrain ? state.parkedVersion : nil
-            }
-            if let drainAt {
-                await drainMainQueue()
-                update { $0.mainQueueDrainedAt = drainAt }
+            if await runIfAsked(\.needsMainQueueDrain, markingDoneIn: \.mainQueueDrainedAt, drainMainQueue) {
                 continue
             }
-            let runOutAt: Int? = state.withLock { state in
-                defer { state.needsUnseenWorkToRunOut = false }
-                return state.needsUnseenWorkToRunOut ? state.parkedVersion : nil
-            }
-            if let runOutAt {
-                await letTopRungWorkRunOut()
-                update { $0.unseenWorkRanOutAt = runOutAt }
+            if await runIfAsked(\.needsUnseenWorkToRunOut, markingDoneIn: \.unseenWorkRanOutAt, letTopRungWorkRunOut) {
                 continue
             }
             await waitForChange(from: seen)
         }
+    }
+
+    /// Runs `work` when `evaluate` asked for it (`request` set), then records in `done` the
+    /// `parkedVersion` it was asked at, so it is not asked again until a request parks or is
+    /// answered.
+    /// - Returns: Whether `work` ran.
+    private func runIfAsked(
+        _ request: WritableKeyPath<State, Bool>, markingDoneIn done: WritableKeyPath<State, Int>,
+        _ work: () async -> Void
+    ) async -> Bool {
+        let askedAt: Int? = state.withLock { state in
+            defer { state[keyPath: request] = false }
+            return state[keyPath: request] ? state.parkedVersion : nil
+        }
+        guard let askedAt else { return false }
+        await work()
+        update { $0[keyPath: done] = askedAt }
+        return true
     }
 
     /// Returns once the tasks of triggers that started on the top rung have stopped moving, before
