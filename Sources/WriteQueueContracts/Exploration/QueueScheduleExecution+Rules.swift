@@ -410,11 +410,18 @@ extension QueueScheduleExecution {
     }
 
     /// The contract a lost task (I9) breaks: Q11 when a submit after a relaunch displaced it
-    /// (recommended, as in the catalogue); Q12 when it is an update whose entity still has a
-    /// task, holding an older body (a merged update reverted, recommended); Q1 when it left
-    /// storage while its first request was in flight, before any answer; Q4 when a conflict
-    /// answered it; Q2 when its last answer was an unknown outcome; Q5 (only a success
-    /// completes or removes a task) otherwise.
+    /// (recommended, as in the catalogue); Q1 when it left storage while its first request was
+    /// in flight, before any answer; then by the last answer to a key no stored task holds any
+    /// more: Q4 for a conflict, Q2 for an unknown outcome, Q5 for any other answer that is not a
+    /// success (a 429 that completed it); Q12 when it is an update whose entity
+    /// still has a task, holding an older body (a merged update reverted, recommended); Q4 or Q2
+    /// by the answers to its body under any key; Q5 (only a success completes or removes a
+    /// task) otherwise.
+    ///
+    /// The lost key's own answer comes first: a queue that deletes a task on a 503 lost the
+    /// second of two identical submits after the first met a 409, and an edit of an entity whose
+    /// earlier edit was still stored, and the explorer named those Q4 and Q12, with the hint of
+    /// the 5xx rule (`QueueThatDeletesTaskOn503`: Q2, and Q5, Q4, Q12; now Q2 and Q5, its ledger).
     private func custodyRule(for twins: [QueueOperation], live: [PersistedTask]) -> ContractID {
         if submitAfterRelaunchDisplaced(twins) { return "Q11" }
         // Gone while a request for it is in flight and before any of its requests was answered:
@@ -426,6 +433,18 @@ extension QueueScheduleExecution {
         {
             return "Q1"
         }
+        let conflicts: Set<Int> = [409, capabilities.conflictProfile.mismatchStatus]
+        let heldKeys = Set(live.filter { task in twins.contains { covers(task, $0) } }.compactMap(\.key))
+        let lostKeys = Set(twinBodies.flatMap { keysByBody[$0, default: []] }).subtracting(heldKeys)
+        // By key alone: a merging queue sends a merged update's key with the latest body.
+        let lost: (Identity) -> Bool = { $0.key.map(lostKeys.contains) == true }
+        if terminalAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
+            || retryableAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
+        {
+            return "Q4"
+        }
+        if unknownOutcome.keys.contains(where: lost) { return "Q2" }
+        if terminalAnswer.keys.contains(where: lost) || retryableAnswer.keys.contains(where: lost) { return "Q5" }
         let entities = Set(twins.compactMap(\.entity))
         if capabilities.coalescesUpdates, !entities.isEmpty,
             live.contains(where: { task in Self.entity(of: task.body).map(entities.contains) == true })
@@ -435,7 +454,6 @@ extension QueueScheduleExecution {
         let bodies = Set(twins.map(\.body))
         // A conflict that removed the task is Q4's finding (a conflict keeps the task for a
         // person), as the fixed Q5 reports it blocked by Q4, not a second rule for one bug.
-        let conflicts: Set<Int> = [409, capabilities.conflictProfile.mismatchStatus]
         let conflicted = terminalAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
             || retryableAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
         if conflicted { return "Q4" }
