@@ -27,6 +27,17 @@ import Testing
         }
     }
 
+    /// A lost task is named by the last answer to its own key: a queue that deletes a task on
+    /// a 503 (and one that completes a task on any answer) also lost the second of two identical
+    /// submits after the first met a 409, and an edit while an earlier edit of its entity was
+    /// stored, and the explorer named those Q4 and Q12, beside their ledgers' rules.
+    @Test func aLostTaskIsNamedByTheAnswerToItsOwnKey() async {
+        let deletes = await exploreQueue(QueueThatDeletesTaskOn503.self)
+        #expect(deletes.findings.map(\.invariant.id).sorted() == ["Q2", "Q5"], "\(deletes.headline)")
+        let completes = await exploreQueue(QueueThatCompletesOnAnyResponse.self)
+        #expect(completes.findings.map(\.invariant.id).sorted() == ["Q2", "Q4", "Q5"], "\(completes.headline)")
+    }
+
     private func exploreQueue<A: WriteQueueAdapter>(_ queue: A.Type) async -> ExplorationResult {
         await QueueExploration.explore(A.self, options: ExplorationOptions(strategy: .random(seed: 1), budget: 2_000))
     }
