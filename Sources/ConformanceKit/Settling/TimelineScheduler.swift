@@ -143,10 +143,8 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// course on every replay; a fixed timeline keeps the rungs the evidence saved.
     private let levelsUntaggedWaits: Bool
 
-    /// A ``WatchedTaskExecutor`` where the runtime has task executors: triggers that start on
-    /// the top rung run on it (typed `Any` because a stored property cannot be newer than the
-    /// platforms the package supports).
-    private let topRungExecutor: (any Sendable)?
+    /// Where triggers that start on the top rung run, so the kit sees when their work is idle.
+    private let topRungExecutor = TriggerExecutor()
 
     /// Creates a scheduler.
     /// - Parameter levelsUntaggedWaits: Whether every wait on a load no trigger started costs
@@ -154,11 +152,6 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     package init(levelsUntaggedWaits: Bool = false) {
         usesEscalation = PriorityLadder.escalationAvailable
         self.levelsUntaggedWaits = levelsUntaggedWaits
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            topRungExecutor = WatchedTaskExecutor()
-        } else {
-            topRungExecutor = nil
-        }
     }
 
     /// Sets what a completion handler's trigger awaits after the handler returned and before
@@ -195,7 +188,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             state.triggers[number] = trigger
             return (number, priority, trigger.startedWithoutProbeRung)
         }
-        let executor = onTopRung ? topRungExecutor : nil
+        let executor = topRungExecutor
         let task = Task(priority: TaskPriority(rawValue: priority)) {
             let identity = currentTaskIdentity() ?? 0
             self.update { $0.triggers[number]?.identity = identity }
@@ -205,12 +198,8 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             }
             let tag = TriggerTag(trigger: number, taskIdentity: identity, lifetime: lifetime)
             do {
-                if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-                    let executor = executor as? WatchedTaskExecutor
-                {
-                    try await withTaskExecutorPreference(executor) {
-                        try await TriggerTag.$current.withValue(tag, operation: body)
-                    }
+                if onTopRung {
+                    try await executor.run { try await TriggerTag.$current.withValue(tag, operation: body) }
                 } else {
                     try await TriggerTag.$current.withValue(tag, operation: body)
                 }
@@ -513,15 +502,13 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     /// between, however long the operating system holds a thread. Where the runtime has no task
     /// executors it runs rounds of barriers, which a preempted thread can outlast.
     private func letTopRungWorkRunOut() async {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = topRungExecutor as? WatchedTaskExecutor
-        {
+        if topRungExecutor.isWatching {
             var quietRounds = 0
             for _ in 0..<64 where quietRounds < 2 {
-                let before = executor.enqueuedJobs
+                let before = topRungExecutor.enqueuedJobs
                 await drainQueuedWork()
-                await executor.waitUntilIdle()
-                quietRounds = executor.enqueuedJobs == before ? quietRounds + 1 : 0
+                await topRungExecutor.waitUntilIdle()
+                quietRounds = topRungExecutor.enqueuedJobs == before ? quietRounds + 1 : 0
             }
         } else {
             for _ in 0..<4 { await drainQueuedWork() }

@@ -106,7 +106,7 @@ final class QueueStage: Sendable {
 
     let clock: ManualClock
     private let state = Locked(rawValue: State())
-    private let executor: (any Sendable)?
+    private let executor: TriggerExecutor
     /// Whether settling runs the main queue before it probes a trigger with no evidence (see
     /// ``settle(untilStalled:)``). Contracts do; the explorer does not (see
     /// ``init(clock:drainsMainQueueBeforeProbing:)``).
@@ -140,11 +140,7 @@ final class QueueStage: Sendable {
         self.drainsMainQueueBeforeProbing = drainsMainQueueBeforeProbing
         self.guessesJoinsOnTheTopRung = guessesJoinsOnTheTopRung
         let signal = SignalRelay()
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
-            executor = WatchedTaskExecutor(becameIdle: { signal.fire() })
-        } else {
-            executor = nil
-        }
+        executor = TriggerExecutor(becameIdle: { signal.fire() })
         signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
         clock.addJoinObserver { [weak self] waiting, task in self?.noteClockJoin(of: waiting, task: task) }
@@ -152,14 +148,7 @@ final class QueueStage: Sendable {
 
     /// Whether the triggers' executor has no job queued or running (always, where task
     /// executors do not exist).
-    private var executorIsIdle: Bool {
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = executor as? WatchedTaskExecutor
-        {
-            return executor.isIdle
-        }
-        return true
-    }
+    private var executorIsIdle: Bool { executor.isIdle }
 
     // MARK: Triggers
 
@@ -196,14 +185,7 @@ final class QueueStage: Sendable {
             }
             self.triggerReturned(number, ending: ending)
         }
-        let task: Task<Void, Never>
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
-            let executor = executor as? WatchedTaskExecutor
-        {
-            task = Task(executorPreference: executor, priority: TaskPriority(rawValue: priority)) { await run() }
-        } else {
-            task = Task(priority: TaskPriority(rawValue: priority)) { await run() }
-        }
+        let task = executor.startTask(priority: TaskPriority(rawValue: priority)) { await run() }
         state.withLock { $0.tasks[number] = task }
         return number
     }
