@@ -26,8 +26,11 @@ enum ExplorationReporting {
         #if compiler(>=6.2)
             // What the search skipped (triggers it could not settle by evidence, inapplicable
             // schedules, failures whose replay passed) is never dropped silently, also on a pass.
+            // Failures whose replay passed are described there, one line each.
             if !result.skips.isEmpty {
-                Attachment.record(result.headline, named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
+                Attachment.record(
+                    ([result.headline] + (result.unreproducedReport.map { [$0] } ?? [])).joined(separator: "\n\n"),
+                    named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
             }
         #endif
         for id in result.expectedButNotFound {

@@ -109,3 +109,31 @@ public func explore<Adapter: AsyncPagerAdapter>(
     return result
 }
 
+
+/// Explores the async `adapter` with explicit options (random or bounded exhaustive) and
+/// records every distinct broken rule, each shrunk, as one issue at the caller's line (a
+/// bounded exhaustive search stops at its first).
+///
+/// ```swift
+/// @Test func myViewModelSurvivesEveryShortSchedule() async {
+///     await explore(FeedViewModelAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 5)))
+/// }
+/// ```
+///
+/// - Parameters:
+///   - adapter: Your async adapter type; every schedule gets a fresh subject.
+///   - modes: The delivery modes to pick from (random) or to run every schedule under
+///     (exhaustive, except `alreadyAvailable`, whose answers need a recorded plan); all of them
+///     by default.
+///   - options: Strategy, budget, parallelism, strictness.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: AsyncPagerAdapter>(
+    _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases, options: ExplorationOptions,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    let result = await PagerExploration.explore(adapter, modes: modes, options: options)
+    ExplorationReporting.record(result, strict: options.strict, sourceLocation: sourceLocation)
+    return result
+}

@@ -42,3 +42,28 @@ public func explore<Adapter: WriteQueueAdapter>(
     ExplorationReporting.record(result, strict: strict, sourceLocation: sourceLocation)
     return result
 }
+
+/// Explores the write queue behind `adapter` with explicit options (random or bounded
+/// exhaustive) and records every distinct broken rule, each shrunk, as one issue at the
+/// caller's line (a bounded exhaustive search stops at its first).
+///
+/// ```swift
+/// @Test func myOutboxSurvivesEveryShortSchedule() async {
+///     await explore(OutboxAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 4)))
+/// }
+/// ```
+///
+/// - Parameters:
+///   - adapter: Your write-queue adapter type; every schedule gets fresh storage.
+///   - options: Strategy, budget, parallelism, strictness.
+///   - sourceLocation: Where the issue points; leave the default.
+/// - Returns: The result, for further checks.
+@discardableResult
+public func explore<Adapter: WriteQueueAdapter>(
+    _ adapter: Adapter.Type, options: ExplorationOptions,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> ExplorationResult {
+    let result = await QueueExploration.explore(adapter, options: options)
+    ExplorationReporting.record(result, strict: options.strict, sourceLocation: sourceLocation)
+    return result
+}

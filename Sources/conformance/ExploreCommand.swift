@@ -70,7 +70,11 @@ func runExplore(arguments: [String]) async -> Int32 {
         results.append(result)
         if !json {
             print(row.line)
-            if verbose, result.finding != nil { print("\n" + result.fullText + "\n") }
+            if verbose, result.finding != nil {
+                print("\n" + result.fullText + "\n")
+            } else if verbose, let unreproduced = result.unreproducedReport {
+                print("\n" + unreproduced + "\n")
+            }
         }
     }
     let succeeded = rows.allSatisfy(\.ok)

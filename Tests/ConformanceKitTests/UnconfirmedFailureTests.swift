@@ -66,6 +66,18 @@ import Testing
         #expect(result.headline.contains("1 failure whose replay passed"), "\(result.headline)")
     }
 
+    /// A team told only "2 failures whose replay passed" cannot tell load from a race in its own
+    /// code: each is described, in schedule order, in the full text.
+    @Test func eachFailureWhoseReplayPassedIsDescribedInTheFullText() async {
+        let family = FailingAtOneIndex(failingIndex: 12, failure: .rule("Q5", tier: .required), failsEveryTime: false)
+        let result = await ScheduleExplorer.explore(
+            family, options: ExplorationOptions(strategy: .random(seed: 3), budget: 40))
+        #expect(result.findings.isEmpty)
+        #expect(result.unreproduced.map(\.line) == ["schedule 13: Q5 (required) at step 10; run again: passed"])
+        #expect(result.fullText.contains("Not reproduced (random, seed 3): 1 failure the same schedule did not show again"))
+        #expect(result.fullText.contains("  schedule 13: Q5 (required) at step 10; run again: passed"), "\(result.fullText)")
+    }
+
     @Test func aFailureThatComesBackIsAFindingAndStopsTheSearch() async {
         let family = FailingAtOneIndex(failingIndex: 5, failure: .hang, failsEveryTime: true)
         let result = await ScheduleExplorer.explore(family, options: Self.options)

@@ -29,6 +29,21 @@ import Testing
         await explore(FeedStoreAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 4)))
     }
 
+    /// The `options:` entry point takes every kind of adapter, as the explorer's guide shows:
+    /// an async pager's and a write queue's bounded exhaustive search record nothing for correct
+    /// code, and run their schedules to the depth asked.
+    @Test func theOptionsEntryPointTakesAsyncPagersAndWriteQueues() async {
+        let pager = await explore(
+            FeedViewModelAdapter.self, modes: [.immediate],
+            options: ExplorationOptions(strategy: .exhaustive(depth: 2), budget: 500))
+        #expect(pager.findings.isEmpty)
+        #expect(pager.completeDepth == 2, "\(pager.headline)")
+        let queue = await explore(
+            TicketOutboxAdapter.self, options: ExplorationOptions(strategy: .exhaustive(depth: 2), budget: 500))
+        #expect(queue.findings.isEmpty)
+        #expect(queue.completeDepth == 2, "\(queue.headline)")
+    }
+
     @Test func aRecommendedFindingIsAWarningByDefault() async {
         // The no-progress stop is P12's recommended rule: a warning, as the catalogue's tiers
         // say, unless the caller asks for strict checking.

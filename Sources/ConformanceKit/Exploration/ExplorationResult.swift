@@ -29,7 +29,9 @@ public struct ExplorationResult: Hashable, Sendable {
     /// more at once or when it was replayed after shrinking: not reproducible (a hang on a
     /// loaded machine, say), so not findings and never a reason to stop; counted so they are
     /// never silent.
-    public let unreproducedFailures: Int
+    public var unreproducedFailures: Int { unreproduced.count }
+    /// Those failures, in schedule order: which schedule, what failed, what its rerun did.
+    package let unreproduced: [UnreproducedFailure]
     /// A bounded exhaustive search: the longest schedule length it ran in full, every schedule
     /// of that many steps or fewer (`nil` when the budget cut even the shortest ones short, and
     /// for a random search). Below the strategy's depth, the budget ran out first.
@@ -39,10 +41,10 @@ public struct ExplorationResult: Hashable, Sendable {
     package init(
         subject: String, strategy: ExplorationStrategy, schedules: Int, steps: Int,
         findings: [ExplorationFinding], expected: Set<ContractID> = [], seconds: Double, secondsToFailure: Double?,
-        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproducedFailures: Int = 0,
+        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproduced: [UnreproducedFailure] = [],
         completeDepth: Int? = nil
     ) {
-        self.unreproducedFailures = unreproducedFailures
+        self.unreproduced = unreproduced.sorted { $0.schedule < $1.schedule }
         self.completeDepth = completeDepth
         self.findings = findings.enumerated().sorted { left, right in
             (left.element.tier == .required ? 0 : 1, left.offset) < (right.element.tier == .required ? 0 : 1, right.offset)
@@ -120,7 +122,22 @@ public struct ExplorationResult: Hashable, Sendable {
     /// The headline, then each unexpected finding as a bug report with its regression test to
     /// paste.
     public var fullText: String {
-        ([headline] + unexpectedFindings.map(report(of:))).joined(separator: "\n\n")
+        ([headline] + unexpectedFindings.map(report(of:)) + (unreproducedReport.map { [$0] } ?? []))
+            .joined(separator: "\n\n")
+    }
+
+    /// The failures whose replay passed, one line each (the first 10), with what they may mean;
+    /// `nil` when there were none.
+    package var unreproducedReport: String? {
+        guard !unreproduced.isEmpty else { return nil }
+        let shown = unreproduced.prefix(10).map { "  " + $0.line }
+        let more = unreproduced.count > 10 ? ["  … and \(unreproduced.count - 10) more"] : []
+        return (["Not reproduced (\(strategy)): \(unreproduced.count) failure\(unreproduced.count == 1 ? "" : "s") "
+            + "the same schedule did not show again, so none is a finding:"] + shown + more + [
+                "  A schedule that waited out the watchdog on a loaded machine looks like this; so does a race "
+                    + "in the implementation that only some thread interleavings reach. If the same rule shows "
+                    + "up here run after run, or on an idle machine, look for such a race under that rule."
+            ]).joined(separator: "\n")
     }
 
     /// One finding as a bug report: what broke, the shrunk schedule's timeline and the

@@ -32,7 +32,10 @@ package enum ScheduleExplorer {
             // A failure its own replay does not show again (a hang under a loaded machine) is
             // counted and said, never reported as found.
             guard finding.report.outcome != .passed else {
-                unreproduced += 1
+                unreproduced.append(
+                    UnreproducedFailure(
+                        schedule: hit.index + 1, failure: hit.failure, steps: hit.steps.count,
+                        rerun: "failed again, but its shrunk schedule's replay passed"))
                 continue
             }
             // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
@@ -45,7 +48,7 @@ package enum ScheduleExplorer {
             steps: search.steps, findings: findings, expected: options.expecting,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
             unobservableTriggers: search.unobservable, inapplicableSchedules: search.inapplicable,
-            unreproducedFailures: unreproduced, completeDepth: search.completeDepth)
+            unreproduced: unreproduced, completeDepth: search.completeDepth)
     }
 
     /// What a search ran and found.
@@ -56,8 +59,8 @@ package enum ScheduleExplorer {
         var unobservable = 0
         var inapplicable = 0
         /// Failures the same schedule, run again at once, did not show (a hang under a loaded
-        /// machine): counted, never searched from.
-        var unconfirmed = 0
+        /// machine): counted and described, never searched from.
+        var unconfirmed: [UnreproducedFailure] = []
         /// Exhaustive: the longest schedule length the search ran in full.
         var completeDepth: Int? = nil
     }
@@ -95,8 +98,13 @@ package enum ScheduleExplorer {
                     // A failure counts only if the same schedule, run again, fails the same
                     // way: one that a loaded machine caused (a step that ended on the
                     // watchdog) must neither stand for its rule nor stop the search.
-                    guard await family.trial(index, seed: seed, options: options).hit?.failure == hit.failure else {
-                        tally.addUnconfirmed(block: block)
+                    let again = await family.trial(index, seed: seed, options: options).hit?.failure
+                    guard again == hit.failure else {
+                        tally.addUnconfirmed(
+                            UnreproducedFailure(
+                                schedule: index + 1, failure: hit.failure, steps: hit.steps.count,
+                                rerun: again.map { "failed as \($0) instead" } ?? "passed"),
+                            block: block)
                         await turns.take()
                         continue
                     }
@@ -125,30 +133,31 @@ package enum ScheduleExplorer {
     /// What the random search skipped, per block, so the totals never depend on which worker
     /// ran which block.
     private final class Tally: Sendable {
-        typealias Counts = (unobservable: Int, inapplicable: Int, unconfirmed: Int)
+        struct Counts {
+            var unobservable = 0
+            var inapplicable = 0
+            var unconfirmed: [UnreproducedFailure] = []
+        }
         private let blocks = Locked<[Int: Counts]>(rawValue: [:])
 
         func add(_ unobservable: Int, notApplicable: Bool, block: Int) {
             blocks.withLock { blocks in
-                var counts = blocks[block] ?? (0, 0, 0)
-                counts.unobservable += unobservable
-                counts.inapplicable += notApplicable ? 1 : 0
-                blocks[block] = counts
+                blocks[block, default: Counts()].unobservable += unobservable
+                blocks[block, default: Counts()].inapplicable += notApplicable ? 1 : 0
             }
         }
 
-        func addUnconfirmed(block: Int) {
-            blocks.withLock { blocks in
-                var counts = blocks[block] ?? (0, 0, 0)
-                counts.unconfirmed += 1
-                blocks[block] = counts
-            }
+        func addUnconfirmed(_ failure: UnreproducedFailure, block: Int) {
+            blocks.withLock { $0[block, default: Counts()].unconfirmed.append(failure) }
         }
 
-        /// The totals over blocks `0 ... last` (every block when `nil`).
+        /// The totals over blocks `0 ... last` (every block when `nil`), unconfirmed failures in
+        /// schedule order.
         func total(upTo last: Int?) -> Counts {
-            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce((0, 0, 0)) {
-                ($0.0 + $1.unobservable, $0.1 + $1.inapplicable, $0.2 + $1.unconfirmed)
+            blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce(into: Counts()) { total, block in
+                total.unobservable += block.unobservable
+                total.inapplicable += block.inapplicable
+                total.unconfirmed += block.unconfirmed
             }
         }
     }

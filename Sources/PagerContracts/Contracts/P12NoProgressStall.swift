@@ -96,7 +96,10 @@ extension PagerContract {
         // shown). A pager that stops but still shows "more to come" is the finding.
         let now = await t.state()
         guard now.hasProtocolError != nil else {
-            t.recorder.note("The adapter does not report the protocol-error state: the stall report was not checked.")
+            t.recorder.note(
+                "The snapshot's hasProtocolError is nil (not reported), so whether the stop was shown (the "
+                    + "protocol-error state, or no more pages) was not checked: report hasProtocolError (false "
+                    + "for a pager without such a state) to have it checked.")
             return
         }
         guard now.hasProtocolError != true, now.hasMore != false else { return }

@@ -93,7 +93,8 @@ extension QueueHarness {
             by: "Q2",
             "Expected \(operation.id) to stay pending with its key and body after \(outcome) (the outcome "
                 + "is unknown), but \(problem).",
-            expected: original.map { "\($0.description), pending" } ?? "\(operation.id) pending",
+            expected: original.map { "\($0.operationID) key=\($0.key ?? "none") pending (or in flight)" }
+                ?? "\(operation.id) pending",
             actual: now?.description ?? "no task for \(operation.id)",
             hint: "An unknown outcome is neither success nor a rejection: keep the task, its key and "
                 + "its body, and retry.")

@@ -44,6 +44,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// came only after the timeline ran a pass or moved the clock for it: the queue's own running
     /// work (a pass waiting on the clock) did not send it.
     private(set) var lastSendNeededAPass = false
+    /// The size of the steps the clock moved in before that send, when it was stepped (the
+    /// queue waited on nothing): the send's due time lies within the last step.
+    private(set) var lastSendClockStep: Duration?
     /// Instances with a worker of their own that owe a pass because the clock moved.
     private var ticksOwed: Set<Int> = []
     /// Passes run for the queue's own worker that the transcript does not show yet: the
@@ -816,6 +819,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             if let send = openSends.first(where: { bodies.contains($0.request.body) }) {
                 recordStepping()
                 lastSendNeededAPass = startedPass || stepping.moved > .zero
+                lastSendClockStep = stepping.steps > 0 ? stepping.step : nil
                 return (send, stepping.moved)
             }
             if let other = openSends.first, let answer = others(other) {

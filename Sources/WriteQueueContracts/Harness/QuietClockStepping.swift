@@ -12,6 +12,8 @@ struct QuietClockStepping {
     private(set) var moved = Duration.zero
     /// Steps taken since the last transcript line.
     private(set) var untranscribed = 0
+    /// Steps taken in all.
+    private(set) var steps = 0
 
     init(capabilities: QueueCapabilities, step: Duration? = nil, limit: Duration? = nil) {
         let horizon = capabilities.backoffCap ?? .seconds(16)
@@ -26,6 +28,7 @@ struct QuietClockStepping {
     mutating func stepped() {
         moved += step
         untranscribed += 1
+        steps += 1
     }
 
     /// The clock moved by `duration` for another reason (the queue's own timer was due).

@@ -22,11 +22,13 @@ extension WriteQueueContract {
         let atSend = try await h.persistedTask(for: second)
         guard let atSend, atSend.key == firstSend.request.idempotencyKey, atSend.body == second.body else {
             throw h.violation(
-                "Expected op-2 to be in storage with the key of its first request before that request "
-                    + "was sent, but " + (atSend == nil ? "the storage does not hold it" : "the stored task differs") + ".",
+                "Expected op-2 to be in storage with the key of its first request while that request "
+                    + "is in flight (a crash now must lose nothing), but "
+                    + (atSend == nil ? "the storage does not hold it" : "the stored task differs") + ".",
                 expected: "a stored task with key \(firstSend.request.idempotencyKey ?? "none") and body \(second.bodyText)",
                 actual: atSend.map { "\($0.description) body \($0.bodyText)" } ?? "no task",
-                hint: "Write the task to storage first, then send; a crash between the two must lose nothing.")
+                hint: "Write the task to storage first, then send, and keep it until a success; a crash "
+                    + "while the request is in flight must lose nothing.")
         }
         try await h.crash()
         try await h.launch()

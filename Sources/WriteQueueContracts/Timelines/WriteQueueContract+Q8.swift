@@ -29,6 +29,8 @@ extension WriteQueueContract {
         try await h.noteStorageAtFirstSend(send, of: operation)
         let firstKey = send.request.idempotencyKey
         var delays: [Duration] = []
+        // The clock step each delay was measured in (`nil`: measured exactly, at a wait's deadline).
+        var steps: [Duration?] = []
         var atCap = 0
         var flat = 0
         /// The retry from which the delay sat at the cap, once it did twice.
@@ -72,6 +74,7 @@ extension WriteQueueContract {
             if !h.lastSendNeededAPass { retriesInPass += 1 }
             send = retry
             delays.append(delay)
+            steps.append(h.lastSendClockStep)
             let expected = delay > .zero && cap.map { delay <= $0 + resolution } ?? true
                 && send.request.idempotencyKey == firstKey
             // A steady retry is shown in one line at the end; any other one as it happens.
@@ -79,10 +82,12 @@ extension WriteQueueContract {
                 if let from = steadyFrom {
                     // The steady retries before this one, then this one, so the transcript shows
                     // every retry up to the failing one.
-                    Self.recordSteadyRetries(delays.dropLast(), from: from, h)
+                    Self.recordSteadyRetries(delays.dropLast(), steps: steps, from: from, h)
                     steadyFrom = nil
                 }
-                h.recorder.record("retry #\(delays.count) of op-1 after \(ManualClock.format(delay))")
+                h.recorder.record(
+                    "retry #\(delays.count) of op-1 after \(ManualClock.format(delay))"
+                        + Self.withinStep(h.lastSendClockStep, of: delay))
             }
             let measured = (delays.count > 12 ? "…, " : "")
                 + delays.suffix(12).map(ManualClock.format).joined(separator: ", ")
@@ -120,7 +125,7 @@ extension WriteQueueContract {
                 if flat == 2 || delay > ceiling { break }
             }
         }
-        if let steadyFrom { Self.recordSteadyRetries(delays[...], from: steadyFrom, h) }
+        if let steadyFrom { Self.recordSteadyRetries(delays[...], steps: steps, from: steadyFrom, h) }
         if let cap, steadyFrom != nil {
             send = try await retryAfterRelaunch(of: operation, after: send, cap: cap, h)
         }
@@ -214,14 +219,28 @@ extension WriteQueueContract {
     }
 
     /// Records retries `from` (numbered from 1) to the last of `delays` as one transcript line.
-    private static func recordSteadyRetries<A>(_ delays: ArraySlice<Duration>, from: Int, _ h: QueueHarness<A>) {
+    private static func recordSteadyRetries<A>(
+        _ delays: ArraySlice<Duration>, steps: [Duration?], from: Int, _ h: QueueHarness<A>
+    ) {
         guard delays.count >= from else { return }
         let steady = delays[(delays.startIndex + from - 1)...]
         let shortest = ManualClock.format(steady.min() ?? .zero)
         let longest = ManualClock.format(steady.max() ?? .zero)
+        let stepsTaken = Set(steps[steady.indices.clamped(to: steps.indices)])
+        let step = stepsTaken.count == 1 ? stepsTaken.first ?? nil : nil
         h.recorder.record(
             "retries #\(from)–#\(delays.count) of op-1 after "
-                + (shortest == longest ? "\(shortest) each" : "\(shortest) to \(longest)"))
+                + (shortest == longest ? "\(shortest) each" : "\(shortest) to \(longest)")
+                + (step.map { " (the clock moved in \(ManualClock.format($0)) steps: each was due within the last one)" } ?? ""))
+    }
+
+    /// How a delay measured by stepping the clock reads: the queue's due time lies within the
+    /// last step, so a reading up to one step past the cap is within it (for a queue that waits
+    /// on the clock, the kit moves it to the deadline, and the reading is exact).
+    private static func withinStep(_ step: Duration?, of delay: Duration) -> String {
+        guard let step, step > .zero else { return "" }
+        let earliest = max(.zero, delay - step)
+        return " (due after more than \(ManualClock.format(earliest)): the clock moved in \(ManualClock.format(step)) steps)"
     }
 
     /// How many retries a capped queue gets: past the 64th attempt, where `1 << attempt`

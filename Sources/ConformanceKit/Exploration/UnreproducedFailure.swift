@@ -1,0 +1,29 @@
+/// A failure the search met that did not show again: the same schedule, run once more at once,
+/// passed or failed another way, or the finding's shrunk replay passed.
+///
+/// Not a finding, and never a reason to stop: a schedule that ended on the watchdog on a
+/// loaded machine looks like this. But a race in the implementation looks like this too, so
+/// each one is described (which schedule, what failed, what the rerun did), never only
+/// counted.
+package struct UnreproducedFailure: Hashable, Sendable {
+    /// The schedule's number in the search (from 1), as a finding's provenance gives it.
+    package let schedule: Int
+    /// What failed the first time.
+    package let failure: ScheduleFailure
+    /// How many steps the schedule had run when it failed.
+    package let steps: Int
+    /// What the rerun did: `passed`, `failed as … instead`, or that the shrunk replay passed.
+    package let rerun: String
+
+    package init(schedule: Int, failure: ScheduleFailure, steps: Int, rerun: String) {
+        self.schedule = schedule
+        self.failure = failure
+        self.steps = steps
+        self.rerun = rerun
+    }
+
+    /// One line: `schedule 137: Q5 (required) at step 9; run again: passed`.
+    package var line: String {
+        "schedule \(schedule): \(failure) at step \(steps); run again: \(rerun)"
+    }
+}
