@@ -31,7 +31,11 @@ import Testing
                 return runs[index]!
             }
             guard index == failingIndex, failsEveryTime || run == 1 else { return .init(steps: 10) }
-            return .init(steps: 10, hit: ScheduleHit(index: index, steps: Array(0..<10), failure: failure, context: 0))
+            return .init(
+                steps: 10,
+                hit: ScheduleHit(
+                    index: index, steps: Array(0..<10), failure: failure, context: 0,
+                    detail: "Expected only an explicit success to complete op-2, but a 400 removed it."))
         }
 
         func visit(_ prefix: [Int], context: Int, depth: Int, options: ExplorationOptions) async
@@ -73,9 +77,13 @@ import Testing
         let result = await ScheduleExplorer.explore(
             family, options: ExplorationOptions(strategy: .random(seed: 3), budget: 40))
         #expect(result.findings.isEmpty)
-        #expect(result.unreproduced.map(\.line) == ["schedule 13: Q5 (required) at step 10; run again: passed"])
+        #expect(
+            result.unreproduced.map(\.line) == [
+                "schedule 13: Q5 (required) at step 10 (\"Expected only an explicit success to complete op-2, but a 400 "
+                    + "removed it.\"); run again: passed"
+            ])
         #expect(result.fullText.contains("Not reproduced (random, seed 3): 1 failure the same schedule did not show again"))
-        #expect(result.fullText.contains("  schedule 13: Q5 (required) at step 10; run again: passed"), "\(result.fullText)")
+        #expect(result.fullText.contains("  schedule 13: Q5 (required) at step 10 (\"Expected only"), "\(result.fullText)")
     }
 
     @Test func aFailureThatComesBackIsAFindingAndStopsTheSearch() async {

@@ -35,7 +35,7 @@ package enum ScheduleExplorer {
                 unreproduced.append(
                     UnreproducedFailure(
                         schedule: hit.index + 1, failure: hit.failure, steps: hit.steps.count,
-                        rerun: "failed again, but its shrunk schedule's replay passed"))
+                        rerun: "failed again, but its shrunk schedule's replay passed", detail: hit.detail))
                 continue
             }
             // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
@@ -103,7 +103,7 @@ package enum ScheduleExplorer {
                         tally.addUnconfirmed(
                             UnreproducedFailure(
                                 schedule: index + 1, failure: hit.failure, steps: hit.steps.count,
-                                rerun: again.map { "failed as \($0) instead" } ?? "passed"),
+                                rerun: again.map { "failed as \($0) instead" } ?? "passed", detail: hit.detail),
                             block: block)
                         await turns.take()
                         continue

@@ -45,13 +45,17 @@ package struct ScheduleHit<Step: Sendable, Context: Sendable>: Sendable {
     package let failure: ScheduleFailure
     /// What it ran under.
     package let context: Context
+    /// The first line of what the check said, when the family kept it: shown for a failure
+    /// whose rerun passed, which has no finding to show it.
+    package let detail: String?
 
     /// Creates a hit.
-    package init(index: Int, steps: [Step], failure: ScheduleFailure, context: Context) {
+    package init(index: Int, steps: [Step], failure: ScheduleFailure, context: Context, detail: String? = nil) {
         self.index = index
         self.steps = steps
         self.failure = failure
         self.context = context
+        self.detail = detail
     }
 }
 

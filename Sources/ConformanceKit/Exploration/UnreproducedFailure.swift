@@ -14,16 +14,20 @@ package struct UnreproducedFailure: Hashable, Sendable {
     package let steps: Int
     /// What the rerun did: `passed`, `failed as … instead`, or that the shrunk replay passed.
     package let rerun: String
+    /// The first line of what the check said the first time, when known.
+    package let detail: String?
 
-    package init(schedule: Int, failure: ScheduleFailure, steps: Int, rerun: String) {
+    package init(schedule: Int, failure: ScheduleFailure, steps: Int, rerun: String, detail: String? = nil) {
         self.schedule = schedule
         self.failure = failure
         self.steps = steps
         self.rerun = rerun
+        self.detail = detail
     }
 
-    /// One line: `schedule 137: Q5 (required) at step 9; run again: passed`.
+    /// One line: `schedule 137: Q5 (required) at step 9 ("Expected …"); run again: passed`.
     package var line: String {
-        "schedule \(schedule): \(failure) at step \(steps); run again: \(rerun)"
+        let said = detail.map { " (\"\($0.prefix(240))\")" } ?? ""
+        return "schedule \(schedule): \(failure) at step \(steps)\(said); run again: \(rerun)"
     }
 }

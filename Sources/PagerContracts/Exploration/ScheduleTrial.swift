@@ -81,8 +81,10 @@ struct ScheduleTrial {
                 endedByAssumption = true
                 break
             } catch {
+                let failure = ScheduleExecution.Failure(error)
                 hit = PagerExploration.Hit(
-                    index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
+                    index: index, steps: steps, failure: failure.key, context: generationMode,
+                    detail: failure.violation.summary)
                 break
             }
         }
@@ -93,8 +95,10 @@ struct ScheduleTrial {
             } catch is ScheduleExecution.NotApplicable {
                 endedByAssumption = true
             } catch {
+                let failure = ScheduleExecution.Failure(error)
                 hit = PagerExploration.Hit(
-                    index: index, steps: steps, failure: ScheduleExecution.Failure(error).key, context: generationMode)
+                    index: index, steps: steps, failure: failure.key, context: generationMode,
+                    detail: failure.violation.summary)
             }
         }
         waits?.setWaiting(for: "the subject's work to end (answering what is open)")

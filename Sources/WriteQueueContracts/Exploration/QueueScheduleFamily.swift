@@ -20,7 +20,11 @@ struct QueueScheduleFamily<A: WriteQueueAdapter>: ScheduleFamily {
         }
         return ScheduleTrialOutcome(
             steps: replay.applied.count,
-            hit: replay.failure.map { Hit(index: index, steps: replay.steps, failure: $0, context: ()) },
+            hit: replay.failure.map {
+                Hit(
+                    index: index, steps: replay.steps, failure: $0, context: (),
+                    detail: replay.report.outcome.violations.first.map(\.summary))
+            },
             unobservableTriggers: replay.unobservableTriggers)
     }
 
