@@ -178,6 +178,13 @@ extension BundledImplementations {
                     .fails("P11", because: "a refresh keeps the query text, so an answer from before the refresh is taken"),
                 ]),
             .asyncPager(
+                LegacyFeedControllerAdapter.self, name: "LegacyFeedController", kind: .mutant,
+                summary: "From an outside trial: a UIKit-era controller that recognises an answer by its filter text and page number, not a generation.",
+                ledger: [
+                    .fails("P4", because: "after D, E, D the late page 2 of the first visit to D lands while the second visit's page 2 loads, and is taken"),
+                    .fails("P11", because: "a refresh keeps the filter, so the late page 2 from before it is taken while the new page 2 loads"),
+                ]),
+            .asyncPager(
                 FilteredInboxViewModelAdapter.self, name: "FilteredInboxViewModel", kind: .mutant,
                 summary: "Checks for a stalled cursor only when its request carried one: a first page that returns no cursor with hasMore: true is asked for again.",
                 ledger: [

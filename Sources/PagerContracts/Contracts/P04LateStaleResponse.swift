@@ -42,19 +42,29 @@ extension PagerContract {
         let e1 = try await t.switchQuery(to: "E")
         try await t.acceptPage(e1, rows: [401, 402], visible: [401, 402], after: "query E's first page arrived")
         let again = try await t.switchQuery(to: "D")
-        // (A pager that waits for the old request before loading page 1 had it answered
-        // already, stale, by the query changes.)
-        if t.answerCount(of: d2) == 0 {
-            let loadingAgain = await t.state()
-            try await t.deliver(d2, rows: [303, 304], hasMore: false)
-            try await t.expectUnchanged(
-                since: loadingAgain,
-                after: "the late answer to \(d2), from the first visit to query D, once the query "
-                    + "went D, E and back to D",
-                hint: hint + " The query's name is not a ticket: the same filter chosen again is a new generation.")
-        }
         try await t.acceptPage(
             again, rows: [305, 306], visible: [305, 306], after: "the second visit to query D got its first page")
+        // (A pager that waits for the old request before loading page 1 had it answered
+        // already, stale, by the query changes.) The late answer comes while the second visit's
+        // page 2 loads: the same query name and the same page number, so a ticket made of the
+        // two (an outside trial's controller) takes it, as a name alone does.
+        if t.answerCount(of: d2) == 0 {
+            let started = try await t.bottomReached()
+            let again2 = try await t.setup("P1") {
+                try t.expectOneRequest(started, forPage: 2, after: "bottom reached on the second visit to query D")
+            }
+            let loadingAgain2 = await t.state()
+            try await t.deliver(d2, rows: [303, 304], hasMore: false)
+            try await t.expectUnchanged(
+                since: loadingAgain2,
+                after: "the late answer to \(d2), from the first visit to query D, while page 2 of the "
+                    + "second visit to D loads (the query went D, E and back to D)",
+                hint: hint + " The query's name is not a ticket, nor is it with the page number: the same "
+                    + "filter chosen again is a new generation.")
+            try await t.acceptPage(
+                again2, rows: [307, 308], visible: [305, 306, 307, 308],
+                after: "page 2 of the second visit to query D arrived")
+        }
 
         // A search field cleared while a query's first page is on its way (the adapter declares
         // the cleared query): the pager may load nothing for it, and the late page must not show

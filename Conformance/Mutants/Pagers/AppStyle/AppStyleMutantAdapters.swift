@@ -289,3 +289,43 @@ struct FilteredInboxViewModelAdapter: AsyncPagerAdapter {
 
     static func itemID(for row: PageRow) -> String { row.stringID }
 }
+
+/// `LegacyFeedController`: a UIKit-era controller (delegate, completions on the main queue)
+/// that recognises an answer by its filter text and page number.
+struct LegacyFeedControllerAdapter: AsyncPagerAdapter {
+    static var capabilities: PagerCapabilities {
+        PagerCapabilities(triggers: [.refresh, .appear], loader: .completionHandler)
+    }
+
+    let controller: LegacyFeedController
+
+    init(source: PageSource) async {
+        let service = LegacyFeedService { filter, page, done in
+            source.load(query: filter, page: page) { result in
+                done(
+                    result.map { response in
+                        LegacyFeedPage(
+                            posts: response.rows.map { LegacyFeedPost(id: $0.id, title: $0.title) },
+                            hasMore: response.hasMore)
+                    })
+            }
+        }
+        controller = await LegacyFeedController(filter: "A", service: service)
+    }
+
+    func appear() async { await MainActor.run { controller.viewDidLoad() } }
+    func bottomReached() async { await MainActor.run { controller.tableViewWillDisplayLastRow() } }
+    func changeQuery(to query: String) async {
+        await MainActor.run { controller.segmentedControlDidChange(to: query) }
+    }
+    func refresh() async { await MainActor.run { controller.refreshControlValueChanged() } }
+    func retry() async { await MainActor.run { controller.retryButtonTapped() } }
+
+    func snapshot() async -> PagerSnapshot<Int> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: controller.posts.map(\.id), isLoading: controller.isLoading,
+                hasMore: controller.hasMore, showsError: controller.lastError != nil)
+        }
+    }
+}
