@@ -651,6 +651,14 @@ extension BundledImplementations {
                     + "correct; a pass releases its whole batch's claims at the end, a later sync's claim too.",
                 ledger: [.fails("Q7", because: "a failed event taken by a later sync is sent again by the first pass")]),
             .queue(
+                FormSubmissionQueueAdapter.self, name: "FormSubmissionQueue", kind: .mutant,
+                summary: "From an outside trial: an actor form queue, one JSON file per submission, whose "
+                    + "double-tap guard drops a submit whose body equals one still waiting.",
+                ledger: [
+                    .fails("Q6", because: "the second of two identical submits is dropped: one task, one record"),
+                    .blocked("Q12", by: "Q6", because: "its two identical creates are sent as one request"),
+                ]),
+            .queue(
                 MealLogSyncQueueAdapter.self, name: "MealLogSyncQueue", kind: .mutant,
                 summary: "Twenty-third-trial GCD-style meal diary outbox, one file per entry, completion-handler "
                     + "client; its key is a hash of the payload, so two quick-adds of one meal share it.",

@@ -56,6 +56,17 @@ extension WriteQueueContract {
                     .joined(separator: ", "),
                 hint: freshKeyHint)
         }
+        // One request for both: the second identical create was dropped or merged into the
+        // first (a double-tap guard that compares bodies): Q6's rule, which covers identical
+        // submits; an outside trial's `R2FormSubmissionQueue` failed Q6 and this rule for it.
+        if createKeys.count == 1, createSends.count == 1, let key = createKeys.first {
+            throw h.blocked(
+                by: "Q6",
+                "Expected two identical creates to be sent as two operations, but one request was sent, "
+                    + "under key \(key).",
+                expected: "2 keys for 2 creates", actual: "send #\(createSends[0].number) key=\(key)",
+                hint: droppedCreateHint)
+        }
         guard createKeys.count == 2 else {
             throw h.violation(
                 "Expected two creates never to be merged, but they were sent under "

@@ -7,6 +7,16 @@ extension WriteQueueContract {
         let second = h.operation(2, title: "Ticket")
         try await h.submit(first)
         try await h.submit(second)
+        // One task for both: the second submit was dropped or merged into the first (a
+        // double-tap guard that compares bodies), whatever key the survivor carries.
+        let twins = try await h.tasks().filter { $0.body == first.body }
+        if twins.count == 1 {
+            throw h.violation(
+                "Expected two submits with identical bodies to be two stored tasks, but storage holds one: "
+                    + "the second submit was dropped or merged into the first.",
+                expected: "2 tasks with body \(first.bodyText)", actual: try await h.describeTasks(),
+                hint: droppedCreateHint)
+        }
         try h.startPass()
         try await h.drive { _ in .serve }
         let keys = Set(h.sends.filter { $0.request.body == first.body }.compactMap(\.request.idempotencyKey))
@@ -26,4 +36,8 @@ extension WriteQueueContract {
     /// Q6's hint, also given where Q6 blocks another contract (Q12's identical creates) and by
     /// the explorer's Q6 rule.
     static let freshKeyHint = "Choose a fresh key per submit; never derive it from the body."
+
+    /// Q6's hint where the second of two identical submits left no task of its own.
+    static let droppedCreateHint =
+        "Two separate submits are two operations, even with identical bodies: never drop or merge a create."
 }
