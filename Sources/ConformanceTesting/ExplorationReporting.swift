@@ -6,9 +6,8 @@ enum ExplorationReporting {
     /// Records each unexpected finding of `result` as one issue at `sourceLocation` (an error,
     /// or a warning for a recommended rule when `strict` is `false`), with its transcript
     /// attached; an expected finding as a warning (shown, never failing); and an expected rule
-    /// nothing broke as an error, so its `expecting` entry goes. When the search skipped
-    /// anything, its one-line summary (which counts what was skipped) is attached, even on a
-    /// pass.
+    /// nothing broke as an error, so its `expecting` entry goes. Its headline (which counts what
+    /// was skipped) is attached on every run, a pass included.
     static func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
         for finding in result.findings {
             let expected = finding.kind.contract.map { result.expected.contains($0) } ?? false
@@ -24,14 +23,13 @@ enum ExplorationReporting {
             #endif
         }
         #if compiler(>=6.2)
-            // What the search skipped (triggers it could not settle by evidence, inapplicable
-            // schedules, failures whose replay passed) is never dropped silently, also on a pass.
-            // Failures whose replay passed are described there, one line each.
-            if !result.skips.isEmpty {
-                Attachment.record(
-                    ([result.headline] + (result.unreproducedReport.map { [$0] } ?? [])).joined(separator: "\n\n"),
-                    named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
-            }
+            // The headline (how many schedules ran, what the search skipped: triggers it could
+            // not settle by evidence, inapplicable schedules, failures whose replay passed, each
+            // of those described) is attached on every run, a pass included: an outside trial
+            // found a passing queue exploration said nothing at all.
+            Attachment.record(
+                ([result.headline] + (result.unreproducedReport.map { [$0] } ?? [])).joined(separator: "\n\n"),
+                named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
         #endif
         for id in result.expectedButNotFound {
             Issue.record(

@@ -866,6 +866,10 @@ final class QueueHarness<A: WriteQueueAdapter> {
                 try advanceClock(by: stepping.step)
                 stepping.stepped()
                 try startPass(on: instance, transcribing: false)
+                // Settled here without a transcript, so that the line summing up the steps comes
+                // before the send they led to (the loop's next settle transcribes it).
+                try await settle("a request for \(names)", transcribing: false)
+                if openSends.contains(where: { bodies.contains($0.request.body) }) { recordStepping() }
                 continue
             }
             break
