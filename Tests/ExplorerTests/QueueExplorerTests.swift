@@ -58,6 +58,7 @@ struct PastedQueueExplorerOutput {
         ("TaskFileOutbox", "Q3"),
         ("ExpenseReceiptQueue", "Q9"),
         ("MealLogSyncQueue", "Q6"),
+        ("FormSubmissionQueue", "Q6"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),
     ]
