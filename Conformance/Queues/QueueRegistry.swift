@@ -651,6 +651,17 @@ extension BundledImplementations {
                     + "correct; a pass releases its whole batch's claims at the end, a later sync's claim too.",
                 ledger: [.fails("Q7", because: "a failed event taken by a later sync is sent again by the first pass")]),
             .queue(
+                DefaultsOutboxAdapter.self, name: "DefaultsOutbox", kind: .adopter,
+                summary: "From an outside trial: an actor outbox kept as one dictionary in a UserDefaults-like "
+                    + "store, bodies as dictionaries re-encoded with JSONSerialization, retries armed through a timer seam."),
+            .queue(
+                SnapshotOutboxAdapter.self, name: "SnapshotOutbox", kind: .mutant,
+                summary: "From an outside trial: the same outbox's first version, whose sync writes back the "
+                    + "copy it read when it began, so a task submitted while a request flies is lost.",
+                ledger: [
+                    .fails("Q1", because: "op-4, submitted while op-3's request was in flight, is gone once that request succeeds"),
+                ]),
+            .queue(
                 FormSubmissionQueueAdapter.self, name: "FormSubmissionQueue", kind: .mutant,
                 summary: "From an outside trial: an actor form queue, one JSON file per submission, whose "
                     + "double-tap guard drops a submit whose body equals one still waiting.",

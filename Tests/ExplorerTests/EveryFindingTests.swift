@@ -38,6 +38,18 @@ import Testing
         #expect(completes.findings.map(\.invariant.id).sorted() == ["Q2", "Q4", "Q5"], "\(completes.headline)")
     }
 
+    /// A task lost with no answer to any key of its own is Q1's finding, whatever other
+    /// operations' answers were: an outside trial's outbox, whose pass writes back the copy of
+    /// storage it read before a submit, was named Q1, Q5 and Q2 by the answers to identical
+    /// bodies (and Q4 in the trial's own run), one bug as three rules with the 5xx rule's hint.
+    @Test func aTaskLostWithNoAnswerToItsOwnKeyIsQ1() async throws {
+        let snapshot = await exploreQueue(SnapshotOutboxAdapter.self)
+        #expect(snapshot.findings.map(\.invariant.id) == ["Q1"], "\(snapshot.headline)")
+        let finding = try #require(snapshot.findings.first)
+        #expect(finding.report.fullText.contains("none of its own requests was answered at all"))
+        #expect(finding.report.fullText.contains("never as a copy read before a submit"))
+    }
+
     private func exploreQueue<A: WriteQueueAdapter>(_ queue: A.Type) async -> ExplorationResult {
         await QueueExploration.explore(A.self, options: ExplorationOptions(strategy: .random(seed: 1), budget: 2_000))
     }

@@ -59,6 +59,7 @@ struct PastedQueueExplorerOutput {
         ("ExpenseReceiptQueue", "Q9"),
         ("MealLogSyncQueue", "Q6"),
         ("FormSubmissionQueue", "Q6"),
+        ("SnapshotOutbox", "Q1"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),
     ]

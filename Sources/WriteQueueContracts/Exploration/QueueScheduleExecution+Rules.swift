@@ -378,10 +378,16 @@ extension QueueScheduleExecution {
                     expected: "\(twins.count) keys", actual: "stored: \(describe(live))",
                     hint: WriteQueueContract.freshKeyHint + " The server would swallow the second action.")
             }
+            let rule = custodyRule(for: twins, live: live)
+            let unanswered = rule == "Q1" && lostKeysWereNeverAnswered(twins, live: live)
             throw fail(
-                custodyRule(for: twins, live: live), "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success.",
+                rule, "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success"
+                    + (unanswered ? " (none of its own requests was answered at all)." : "."),
                 expected: "\(label) in storage", actual: "stored: \(describe(live))",
-                hint: "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.", invariant: "I9")
+                hint: unanswered
+                    ? "Keep every task stored from submit until its own success: write storage as a change to what it holds now (read, modify, write under one lock), never as a copy read before a submit."
+                    : "Remove or complete a task only on a success response; a 5xx, a timeout or a dropped connection leaves the outcome unknown.",
+                invariant: "I9")
         }
     }
 
@@ -435,7 +441,9 @@ extension QueueScheduleExecution {
         }
         let conflicts: Set<Int> = [409, capabilities.conflictProfile.mismatchStatus]
         let heldKeys = Set(live.filter { task in twins.contains { covers(task, $0) } }.compactMap(\.key))
+        // A key that met a success is an operation done, not lost (an identical twin of the lost one).
         let lostKeys = Set(twinBodies.flatMap { keysByBody[$0, default: []] }).subtracting(heldKeys)
+            .subtracting(successKeys)
         // By key alone: a merging queue sends a merged update's key with the latest body.
         let lost: (Identity) -> Bool = { $0.key.map(lostKeys.contains) == true }
         if terminalAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
@@ -451,6 +459,11 @@ extension QueueScheduleExecution {
         {
             return "Q12"
         }
+        // Gone, and no request under a key of its own was ever answered: no answer lost it,
+        // another operation's least of all (an outside trial's outbox, whose pass wrote back the
+        // copy of storage it read before a submit, was named Q5, Q2, Q1 and Q4 by the answers to
+        // identical bodies). A task stays stored from submit on: Q1's rule.
+        if lostKeysWereNeverAnswered(twins, live: live) { return "Q1" }
         let bodies = Set(twins.map(\.body))
         // A conflict that removed the task is Q4's finding (a conflict keeps the task for a
         // person), as the fixed Q5 reports it blocked by Q4, not a second rule for one bug.
@@ -459,6 +472,16 @@ extension QueueScheduleExecution {
         if conflicted { return "Q4" }
         if unknownOutcome.keys.contains(where: { bodies.contains($0.body) }) { return "Q2" }
         return "Q5"
+    }
+
+    /// Whether the keys of `twins` that no stored task holds any more and that met no success
+    /// are known, and none of them was ever answered.
+    private func lostKeysWereNeverAnswered(_ twins: [QueueOperation], live: [PersistedTask]) -> Bool {
+        let heldKeys = Set(live.filter { task in twins.contains { covers(task, $0) } }.compactMap(\.key))
+        let lostKeys = Set(twins.flatMap { keysByBody[$0.body, default: []] }).subtracting(heldKeys)
+            .subtracting(successKeys)
+        let answeredKeys = Set(harness.answered.compactMap(\.send.request.idempotencyKey))
+        return !lostKeys.isEmpty && lostKeys.isDisjoint(with: answeredKeys)
     }
 
     /// Whether losing `lost` is Q11's finding, the one place the explorer decides it: a submit

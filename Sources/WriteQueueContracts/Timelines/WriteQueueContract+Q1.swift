@@ -54,5 +54,32 @@ extension WriteQueueContract {
         try h.expectRecords(
             2, "after two operations, each sent until it succeeded",
             hint: "A resend under a new key creates a second record.")
+
+        // A submit while a pass's request is in flight, then that request succeeds: the task
+        // must outlive the pass. A pass that saves back the whole outbox it read when it began
+        // (a key-value store, a plist) drops it with no crash and no answer to it: an outside
+        // trial's `UserDefaults`-style outbox passed every contract with that bug.
+        let third = h.operation(3)
+        let fourth = h.operation(4)
+        try await h.submit(third)
+        try h.startPass()
+        let thirdSend = try await h.nextSend(of: third)
+        try await h.submit(fourth)
+        h.answer(thirdSend, .serve)
+        try await h.settle()
+        guard try await h.persistedTask(for: fourth) != nil || h.sends.contains(where: { $0.request.body == fourth.body })
+        else {
+            throw h.violation(
+                "Expected op-4, submitted while send #\(thirdSend.number) (op-3) was in flight, to stay in "
+                    + "storage once that request succeeded, but it is gone and was never sent.",
+                expected: "a stored task for op-4", actual: "stored tasks: \(try await h.describeTasks())",
+                hint: "Keep every task stored from submit until its own success: write storage as a change "
+                    + "to what it holds now (read, modify, write under one lock), never as a copy read before "
+                    + "a submit.")
+        }
+        try await h.drive { _ in .serve }
+        try h.expectRecords(
+            4, "after two more operations, the second submitted while the first was in flight",
+            hint: "Every submit is its own operation, sent until it succeeds.")
     }
 }
