@@ -92,7 +92,7 @@ public struct ExplorationResult: Hashable, Sendable {
         return "\(subject): \(first.invariant.title) failed"
             + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))")
             + " in \(schedules) schedules (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
-            + tail
+            + skips + tail
     }
 
     /// For an exhaustive search that found nothing, whether it ran every schedule up to its

@@ -6,12 +6,14 @@ extension PagerContract {
         let samePage = hint("P6")
         try await t.loadFirstPage(rows: [1, 2, 3])
         let page2 = try await t.requestNextPage(2, after: "bottom reached after page 1")
+        // The pager's own number for it: a fill-the-screen pager chained filler pages before it.
+        let p2 = "page \(t.actualPage(2))"
         try await t.fail(page2, with: .timeout)
         try await t.expectVisible(
-            [1, 2, 3], after: "page 2 timed out",
+            [1, 2, 3], after: "\(p2) timed out",
             hint: "A timeout never empties the list: keep the items and show the error.")
-        try await t.expectState(\.isLoading, false, named: "the loading state", after: "page 2 timed out")
-        try await t.expectState(\.showsError, true, named: "the error state", after: "page 2 timed out")
+        try await t.expectState(\.isLoading, false, named: "the loading state", after: "\(p2) timed out")
+        try await t.expectState(\.showsError, true, named: "the error state", after: "\(p2) timed out")
 
         let duringError = try await t.bottomReached()
         if !duringError.isEmpty {
@@ -19,7 +21,7 @@ extension PagerContract {
                 duringError, forPage: 2, after: "bottom reached while the error is shown",
                 hint: samePage)
             try await t.fail(again, with: .serverError(status: 500))
-            try await t.expectVisible([1, 2, 3], after: "page 2 failed again")
+            try await t.expectVisible([1, 2, 3], after: "\(p2) failed again")
         }
         let firstRetry = try t.expectOneRequest(
             try await t.retry(), forPage: 2, after: "retry",
@@ -28,14 +30,14 @@ extension PagerContract {
         // fifteenth trial's store cleared its footer whenever a retry's load returned).
         try await t.fail(firstRetry, with: .timeout)
         try await t.expectState(
-            \.showsError, true, named: "the error state", after: "the retried page 2 timed out again",
+            \.showsError, true, named: "the error state", after: "the retried \(p2) timed out again",
             hint: "A retry that fails shows the error again: clear it when the retried page arrives, not when the retry ends.")
         let retried = try t.expectOneRequest(
-            try await t.retry(), forPage: 2, after: "retry after the retried page 2 failed again", hint: samePage)
+            try await t.retry(), forPage: 2, after: "retry after the retried \(p2) failed again", hint: samePage)
         try await t.deliver(retried, rows: [4, 5, 6], hasMore: true)
-        try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "the retried page 2 arrived")
+        try await t.expectVisible([1, 2, 3, 4, 5, 6], after: "the retried \(p2) arrived")
         try await t.expectState(
-            \.showsError, false, named: "the error state", after: "the retried page 2 arrived")
+            \.showsError, false, named: "the error state", after: "the retried \(p2) arrived")
         let page3 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 3, after: "bottom reached after the retry succeeded")
 
