@@ -27,6 +27,23 @@ import Testing
         #expect(shrunk.steps == [3, 7])
     }
 
+    /// Positive steps are triggers, negative ones answer the trigger of that number. `[1, 2,
+    /// -2]` is minimal for deletion alone (each step is needed); answering trigger 1 instead
+    /// frees trigger 2. The shrinker stopped there, and `LegacyFeedController` kept a query
+    /// change it did not need (8 steps, its fixed P11 timeline 7), until it deleted again
+    /// after a simpler value.
+    @Test func shrinkerDeletesAgainAfterASimplerValueFreesAStep() async {
+        let shrunk = await ScheduleShrinker.shrink(
+            [1, 2, -2], simpler: { $0 < -1 ? [$0 + 1] : [] }
+        ) { candidate in
+            let valid = candidate.indices.allSatisfy { index in
+                candidate[index] > 0 || candidate[..<index].contains(-candidate[index])
+            }
+            return valid && candidate.contains(1) && candidate.contains { $0 < 0 }
+        }
+        #expect(shrunk.steps == [1, -1])
+    }
+
     @Test func shrinkerKeepsAOneStepFailure() async {
         let shrunk = await ScheduleShrinker.shrink([4], simpler: { _ in [] }) { $0 == [4] }
         #expect(shrunk.steps == [4])

@@ -23,7 +23,16 @@ package enum ScheduleShrinker {
             replays += 1
             return await stillFails(candidate)
         }
-        // Delta debugging over steps: drop ever smaller chunks while the failure remains.
+        // Fewest steps, then simplest values; again while a simpler value let another step go
+        // (an answer moved to an earlier request frees the trigger that made the later one).
+        repeat {
+            await removeSteps(&current, attempt)
+        } while await simplifyValues(&current, simpler, attempt) && replays < maxReplays
+        return (current, replays)
+    }
+
+    /// Delta debugging over steps: drops ever smaller chunks while the failure remains.
+    private static func removeSteps<Step>(_ current: inout [Step], _ attempt: ([Step]) async -> Bool) async {
         var chunks = 2
         while current.count >= 2 {
             let size = max(1, current.count / chunks)
@@ -47,9 +56,16 @@ package enum ScheduleShrinker {
                 chunks = min(current.count, chunks * 2)
             }
         }
-        // Simplest values: replace each step by the first simpler one that still fails.
+    }
+
+    /// Replaces each step by the first simpler one that still fails, until none is; `true` when
+    /// anything changed.
+    private static func simplifyValues<Step>(
+        _ current: inout [Step], _ simpler: (Step) -> [Step], _ attempt: ([Step]) async -> Bool
+    ) async -> Bool {
+        var changedAny = false
         var changed = true
-        while changed && replays < maxReplays {
+        while changed {
             changed = false
             for index in current.indices {
                 for replacement in simpler(current[index]) {
@@ -58,11 +74,12 @@ package enum ScheduleShrinker {
                     if await attempt(candidate) {
                         current = candidate
                         changed = true
+                        changedAny = true
                         break
                     }
                 }
             }
         }
-        return (current, replays)
+        return changedAny
     }
 }

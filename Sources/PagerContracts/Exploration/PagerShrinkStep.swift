@@ -30,14 +30,21 @@ struct PagerShrinkStep: Hashable, Sendable {
         }
     }
 
-    /// Simpler variants, simplest first (``ScheduleGenerator/simpler(_:)`` on the step).
+    /// Simpler variants, simplest first: simpler values (``ScheduleGenerator/simpler(_:)`` on
+    /// the step), then for an answer the same answer to an earlier request, which may free the
+    /// trigger that started the later one (a step that started no request drops the answer).
     static func simpler(_ step: PagerShrinkStep) -> [PagerShrinkStep] {
         switch step.action {
         case .step(let concrete):
-            ScheduleGenerator.simpler(concrete).map { PagerShrinkStep(origin: step.origin, action: .step($0)) }
+            return ScheduleGenerator.simpler(concrete).map { PagerShrinkStep(origin: step.origin, action: .step($0)) }
         case .answer(let maker, let ordinal, let answer):
-            ScheduleGenerator.simpler(answer).map {
+            let values = ScheduleGenerator.simpler(answer).map {
                 PagerShrinkStep(origin: step.origin, action: .answer(maker: maker, ordinal: ordinal, $0))
+            }
+            let earlier = (0..<ordinal).map { (maker: maker, ordinal: $0) }
+                + (0..<maker).reversed().map { (maker: $0, ordinal: 0) }
+            return values + earlier.map {
+                PagerShrinkStep(origin: step.origin, action: .answer(maker: $0.maker, ordinal: $0.ordinal, answer))
             }
         }
     }
