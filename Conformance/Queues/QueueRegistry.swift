@@ -76,7 +76,7 @@ extension BundledImplementations {
                 ledger: [
                     .fails("Q2", because: "a 503 removes the task"),
                     .blocked("Q3", by: "Q2", because: "the committed-then-503 task is gone before the crash"),
-                    .fails("Q5", because: "a 500 removes the task without a success"),
+                    .blocked("Q5", by: "Q2", because: "the 500 (an unknown outcome) removes the task"),
                     .blocked("Q8", by: "Q2", because: "the first 503 removes the task: no retry to measure"),
                 ]),
             .queue(
@@ -660,6 +660,42 @@ extension BundledImplementations {
                     + "copy it read when it began, so a task submitted while a request flies is lost.",
                 ledger: [
                     .fails("Q1", because: "op-4, submitted while op-3's request was in flight, is gone once that request succeeds"),
+                ]),
+            .queue(
+                MutationEnvelopeOutboxAdapter.self, name: "MutationEnvelopeOutbox", kind: .adopter,
+                summary: "From an outside trial: an actor GraphQL outbox over one JSON file, the key as "
+                    + "clientMutationId inside variables.input, due times in storage capped at 32 s."),
+            .queue(
+                StatusColumnOutboxAdapter.self, name: "StatusColumnOutbox", kind: .adopter,
+                summary: "From an outside trial: a SQLite-like table with a status column, sending newest "
+                    + "first, three at once in a task group; rows left sending go back to pending at launch."),
+            .queue(
+                PreferencesOutboxAdapter.self, name: "PreferencesOutbox", kind: .mutant,
+                summary: "From an outside trial: a UserDefaults-like FIFO that retries inline on the clock, and "
+                    + "drops a write whose request throws (a timeout, a lost connection).",
+                ledger: [
+                    .fails("Q2", because: "a dropped connection removes the task"),
+                    .blocked("Q3", by: "Q2", because: "the lost answer before the crash removes the task"),
+                    .blocked("Q5", by: "Q2", because: "its dropped connection and timeout remove their tasks"),
+                ]),
+            .queue(
+                SerialQueueFileOutboxAdapter.self, name: "SerialQueueFileOutbox", kind: .mutant,
+                summary: "From an outside trial: completion handlers on a serial queue, one file per request; "
+                    + "every status but 2xx and 409 is retried, 400 and 422 included.",
+                ledger: [.fails("Q9", because: "a 400 (and every other client error) is resent")]),
+            .queue(
+                MergingDraftSyncQueueAdapter.self, name: "MergingDraftSyncQueue", kind: .mutant,
+                summary: "From an outside trial: completion handlers on a serial queue, draft edits merged "
+                    + "into any pending update, one already sent with an unknown outcome included.",
+                ledger: [
+                    .fails("Q2", because: "an edit after a 503 is merged into the sent update: its retry carries the new body under the old key"),
+                ]),
+            .queue(
+                HeadOfLineOutboxAdapter.self, name: "HeadOfLineOutbox", kind: .mutant,
+                summary: "From an outside trial: an actor that sends strictly in order, and builds each "
+                    + "request again with a fresh client_sent_at stamp.",
+                ledger: [
+                    .fails("Q3", because: "the resend after the relaunch carries another client_sent_at than the first request"),
                 ]),
             .queue(
                 FormSubmissionQueueAdapter.self, name: "FormSubmissionQueue", kind: .mutant,

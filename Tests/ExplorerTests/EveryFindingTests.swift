@@ -30,10 +30,12 @@ import Testing
     /// A lost task is named by the last answer to its own key: a queue that deletes a task on
     /// a 503 (and one that completes a task on any answer) also lost the second of two identical
     /// submits after the first met a 409, and an edit while an earlier edit of its entity was
-    /// stored, and the explorer named those Q4 and Q12, beside their ledgers' rules.
+    /// stored, and the explorer named those Q4 and Q12, beside their ledgers' rules. A crash
+    /// after the 503 does not change the name: the deleting queue was also Q5 for a task its
+    /// 503 removed before a crash.
     @Test func aLostTaskIsNamedByTheAnswerToItsOwnKey() async {
         let deletes = await exploreQueue(QueueThatDeletesTaskOn503.self)
-        #expect(deletes.findings.map(\.invariant.id).sorted() == ["Q2", "Q5"], "\(deletes.headline)")
+        #expect(deletes.findings.map(\.invariant.id) == ["Q2"], "\(deletes.headline)")
         let completes = await exploreQueue(QueueThatCompletesOnAnyResponse.self)
         #expect(completes.findings.map(\.invariant.id).sorted() == ["Q2", "Q4", "Q5"], "\(completes.headline)")
     }

@@ -60,6 +60,10 @@ struct PastedQueueExplorerOutput {
         ("MealLogSyncQueue", "Q6"),
         ("FormSubmissionQueue", "Q6"),
         ("SnapshotOutbox", "Q1"),
+        ("PreferencesOutbox", "Q2"),
+        ("SerialQueueFileOutbox", "Q9"),
+        ("MergingDraftSyncQueue", "Q2"),
+        ("HeadOfLineOutbox", "Q3"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),
     ]

@@ -46,3 +46,20 @@ struct RequestLayoutTests {
         #expect(RequestLayout.plain.normalize(request).body == request.body)
     }
 }
+
+/// Q3's message names the members whose values changed between a task's first request and its
+/// resend: an outside trial's queue re-stamped `client_sent_at` at each attempt, and the hint
+/// blamed key order and whitespace.
+@Suite struct ChangedBytesTests {
+    @Test func theMembersWhoseValuesChangedAreNamed() {
+        let first = Data(#"{"title":"A","meta":{"client_sent_at":"00:00:00","n":1}}"#.utf8)
+        let resend = Data(#"{"meta":{"n":1,"client_sent_at":"00:00:01.250"},"title":"A"}"#.utf8)
+        #expect(BodyDifference.changedMembers(first, resend) == ["meta.client_sent_at"])
+    }
+
+    @Test func otherKeyOrderAndWhitespaceChangeNoMember() {
+        let first = Data(#"{"a":1,"b":[1,2]}"#.utf8)
+        let resend = Data(#"{ "b": [1, 2], "a": 1 }"#.utf8)
+        #expect(BodyDifference.changedMembers(first, resend) == [])
+    }
+}

@@ -72,6 +72,10 @@ extension QueueScheduleExecution {
             hasher.combine(unknown.at)
             hasher.combine(unknown.trigger)
         }
+        let unknownEarlier = unknownBeforeCrash.map { identity in
+            [ordinal(identity.key), operations.firstIndex { $0.body == identity.body } ?? -1]
+        }
+        hasher.combine(unknownEarlier.sorted { $0.lexicographicallyPrecedes($1) })
         return hasher.finalize()
     }
 

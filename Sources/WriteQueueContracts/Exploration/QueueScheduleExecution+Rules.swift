@@ -379,7 +379,7 @@ extension QueueScheduleExecution {
                     hint: WriteQueueContract.freshKeyHint + " The server would swallow the second action.")
             }
             let rule = custodyRule(for: twins, live: live)
-            let unanswered = rule == "Q1" && lostKeysWereNeverAnswered(twins, live: live)
+            let unanswered = rule == "Q1" && wereNeverAnswered(lostKeys(of: twins, live: live))
             throw fail(
                 rule, "Expected \(label) to stay in storage until an explicit success, but \(twins.count > 1 ? "fewer tasks remain than operations wait" : "it is gone (or marked completed)") and no request for it was answered with success"
                     + (unanswered ? " (none of its own requests was answered at all)." : "."),
@@ -440,10 +440,7 @@ extension QueueScheduleExecution {
             return "Q1"
         }
         let conflicts: Set<Int> = [409, capabilities.conflictProfile.mismatchStatus]
-        let heldKeys = Set(live.filter { task in twins.contains { covers(task, $0) } }.compactMap(\.key))
-        // A key that met a success is an operation done, not lost (an identical twin of the lost one).
-        let lostKeys = Set(twinBodies.flatMap { keysByBody[$0, default: []] }).subtracting(heldKeys)
-            .subtracting(successKeys)
+        let lostKeys = lostKeys(of: twins, live: live)
         // By key alone: a merging queue sends a merged update's key with the latest body.
         let lost: (Identity) -> Bool = { $0.key.map(lostKeys.contains) == true }
         if terminalAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
@@ -451,7 +448,7 @@ extension QueueScheduleExecution {
         {
             return "Q4"
         }
-        if unknownOutcome.keys.contains(where: lost) { return "Q2" }
+        if unknownOutcome.keys.contains(where: lost) || unknownBeforeCrash.contains(where: lost) { return "Q2" }
         if terminalAnswer.keys.contains(where: lost) || retryableAnswer.keys.contains(where: lost) { return "Q5" }
         let entities = Set(twins.compactMap(\.entity))
         if capabilities.coalescesUpdates, !entities.isEmpty,
@@ -463,23 +460,32 @@ extension QueueScheduleExecution {
         // another operation's least of all (an outside trial's outbox, whose pass wrote back the
         // copy of storage it read before a submit, was named Q5, Q2, Q1 and Q4 by the answers to
         // identical bodies). A task stays stored from submit on: Q1's rule.
-        if lostKeysWereNeverAnswered(twins, live: live) { return "Q1" }
+        if wereNeverAnswered(lostKeys) { return "Q1" }
         let bodies = Set(twins.map(\.body))
         // A conflict that removed the task is Q4's finding (a conflict keeps the task for a
         // person), as the fixed Q5 reports it blocked by Q4, not a second rule for one bug.
         let conflicted = terminalAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
             || retryableAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
         if conflicted { return "Q4" }
-        if unknownOutcome.keys.contains(where: { bodies.contains($0.body) }) { return "Q2" }
+        if unknownOutcome.keys.contains(where: { bodies.contains($0.body) })
+            || unknownBeforeCrash.contains(where: { bodies.contains($0.body) })
+        {
+            return "Q2"
+        }
         return "Q5"
     }
 
-    /// Whether the keys of `twins` that no stored task holds any more and that met no success
-    /// are known, and none of them was ever answered.
-    private func lostKeysWereNeverAnswered(_ twins: [QueueOperation], live: [PersistedTask]) -> Bool {
+    /// The keys `twins` were stored or sent under that no stored task holds any more, leaving
+    /// out keys that met a success: those are operations done (an identical twin of the lost
+    /// one), not lost.
+    private func lostKeys(of twins: [QueueOperation], live: [PersistedTask]) -> Set<String> {
         let heldKeys = Set(live.filter { task in twins.contains { covers(task, $0) } }.compactMap(\.key))
-        let lostKeys = Set(twins.flatMap { keysByBody[$0.body, default: []] }).subtracting(heldKeys)
+        return Set(twins.flatMap { keysByBody[$0.body, default: []] }).subtracting(heldKeys)
             .subtracting(successKeys)
+    }
+
+    /// Whether `lostKeys` are known and none of them was ever answered.
+    private func wereNeverAnswered(_ lostKeys: Set<String>) -> Bool {
         let answeredKeys = Set(harness.answered.compactMap(\.send.request.idempotencyKey))
         return !lostKeys.isEmpty && lostKeys.isDisjoint(with: answeredKeys)
     }

@@ -59,6 +59,10 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Requests whose last answer was an unknown outcome (5xx, dropped, timed out): when, and
     /// from which trigger.
     var unknownOutcome: [Identity: (at: ManualClock.Instant, trigger: Int?, send: Int)] = [:]
+    /// Requests whose last answer, before a crash cleared ``unknownOutcome``, was an unknown
+    /// outcome: a task lost after that was lost by the unknown outcome (Q2), whatever came
+    /// after the relaunch.
+    var unknownBeforeCrash: Set<Identity> = []
     /// Requests that met a terminal answer, with the status and the send.
     var terminalAnswer: [Identity: (status: Int, send: Int)] = [:]
     /// Requests whose last answer was a client error the adapter declares retryable (408, 429
@@ -196,6 +200,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             crashes += 1
             keysByBodyAtCrash.merge(keysByBody) { $0.union($1) }
             try await h.crash()
+            unknownBeforeCrash.formUnion(unknownOutcome.keys)
             unknownOutcome = [:]
             retryableAnswer = [:]
             try await h.launch()
@@ -227,6 +232,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     private func note(_ status: Int?, to send: ParkedSend, at instant: ManualClock.Instant) {
         let identity = Identity(send.request)
         unknownOutcome[identity] = nil
+        unknownBeforeCrash.remove(identity)
         retryableAnswer[identity] = nil
         lastAnswerAt[send.trigger] = instant
         lastAnsweredBody[send.request.body] = instant

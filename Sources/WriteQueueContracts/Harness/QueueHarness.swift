@@ -1049,14 +1049,22 @@ extension QueueHarness {
         _ resend: ParkedSend, as first: ParkedSend, of operation: QueueOperation, _ reason: String
     ) throws {
         guard resend.rawBody != first.rawBody else { return }
+        let changed = BodyDifference.changedMembers(first.rawBody, resend.rawBody)
+        let fields = changed.map { "`\($0)`" }.joined(separator: ", ")
         throw violation(
             "Expected \(reason), but send #\(resend.number) of \(operation.id) carried other bytes than "
-                + "its first request (send #\(first.number)).",
+                + "its first request (send #\(first.number))"
+                + (changed.isEmpty ? "." : ": \(fields) changed."),
             expected: "body bytes \(String(decoding: first.rawBody, as: UTF8.self))",
             actual: "body bytes \(String(decoding: resend.rawBody, as: UTF8.self))",
-            hint: "Store the encoded body with the task and resend those bytes; an encoder whose key "
-                + "order or whitespace can change makes the server see a different body under the key.")
+            hint: changed.isEmpty
+                ? "Store the encoded body with the task and resend those bytes; an encoder whose key "
+                    + "order or whitespace can change makes the server see a different body under the key."
+                : "A field made again at each attempt (a send time, a signature) makes the server see a "
+                    + "different body under the key: stamp it once, at submit, store it with the task, and "
+                    + "resend the stored bytes.")
     }
+
 
     /// Records a finding of another rule met on the way: the cell is blocked by `rule`, not
     /// failed under the running contract.
