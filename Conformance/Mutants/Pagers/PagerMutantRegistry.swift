@@ -185,6 +185,26 @@ extension BundledImplementations {
                     .fails("P11", because: "a refresh keeps the filter, so the late page 2 from before it is taken while the new page 2 loads"),
                 ]),
             .asyncPager(
+                CachedCatalogModelAdapter.self, name: "CachedCatalogModel", kind: .mutant,
+                summary: "From an outside trial: keeps each category's pages, and going back to a category resumes where its earlier visit stopped.",
+                ledger: [
+                    .fails("P4", because: "after D, E, D bottom reached asks for page 2 of D: the earlier visit's position is an answer to a non-current query"),
+                ]),
+            .asyncPager(
+                HashtagTimelineControllerAdapter.self, name: "HashtagTimelineController", kind: .mutant,
+                summary: "From an outside trial: reads the end of the list from a short page (posts.count < perPage), not from the server's hasMore.",
+                ledger: [
+                    .fails("P1", because: "page 1 has 3 rows, so the list ends and bottom reached after it starts nothing"),
+                    .blocked("P2", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P3", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P4", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P5", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P6", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P7", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P8", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                    .blocked("P12", by: "P1", because: "its page 2 is never asked for after the short page 1"),
+                ]),
+            .asyncPager(
                 FilteredInboxViewModelAdapter.self, name: "FilteredInboxViewModel", kind: .mutant,
                 summary: "Checks for a stalled cursor only when its request carried one: a first page that returns no cursor with hasMore: true is asked for again.",
                 ledger: [

@@ -76,6 +76,18 @@ extension ScheduleExecution {
                 expected: "position: \(expected)", actual: "position: \(request.position)",
                 hint: "Store a response's cursor only after its ticket matched the request in flight.")
         }
+        // The page after one an earlier visit of this query asked for: the pager resumed that
+        // visit (a per-query cache of positions), whose answers are a non-current query's. The
+        // fixed P4 names it so (an outside trial's cached catalogue was P1 here).
+        if case .page(let page) = request.position, page > 1, acceptedPages == 0, staleAnswersThisQuery == 0,
+            repeatedAnswersThisQuery == 0, resumedVisit(atPage: page)
+        {
+            return failure(
+                "P4", invariant: "I3", keyedByInvariant: true,
+                "Expected the next request to start query \(query) again at \(expected), but it asked for \(request.position), where an earlier visit of query \(query) stopped: a query change starts a new list.",
+                expected: "position: \(expected)", actual: "position: \(request.position)",
+                hint: PagerTimeline.revisitHint)
+        }
         // A position broken by a repeated answer breaks "accepted once" (P3); otherwise
         // the next request is not the one after the accepted pages (P9 for cursors, P1's "the
         // next trigger starts exactly one request, for the next page" for page numbers).
@@ -84,6 +96,19 @@ extension ScheduleExecution {
             "Expected the next request to continue the list at \(expected) after \(acceptedPages) accepted page(s), but it asked for \(request.position): the visible list would leave the server's order.",
             expected: "position: \(expected)", actual: "position: \(request.position)",
             hint: "Advance the page position (or store the cursor) once per accepted response, never for a repeated or stale one.")
+    }
+
+    /// Whether an earlier generation of the current query's name asked for the page before
+    /// `page`, or (for `page` 1) ended its list: going back to a query shown before resumed it.
+    func resumedVisit(atPage page: Int) -> Bool {
+        requests.contains { request in
+            guard request.query == query, request.generation < generation else { return false }
+            if page == 1 {
+                if case .page(let response)? = request.answer { return !response.hasMore }
+                return false
+            }
+            return request.position == .page(page - 1)
+        }
     }
 
     /// I2, I4 and I3, checked on the snapshot after every step.
@@ -107,12 +132,18 @@ extension ScheduleExecution {
                 changes.removeAll { $0.hasPrefix("loading changed") }
             }
             if !changes.isEmpty {
+                // The hint of the rule named: P5's for a failure (a timeout is no cancellation),
+                // P8's for a cancellation error, the ticket check before any write otherwise.
+                let rule = staleRule(of: stale)
+                let hint = rule == "P5" || rule == "P8"
+                    ? PagerContract.hint(rule)
+                    : "Compare the answer's ticket (generation and page, or cursor) with the request in flight before touching any state; cancelling the old request proves nothing."
                 throw failure(
-                    staleRule(of: stale), invariant: "I4",
+                    rule, invariant: "I4",
                     "Expected the answer to \(describe(stale)), from a non-current query, to change nothing, but \(changes.joined(separator: " and ")).",
                     expected: "state: \(before)", actual: "state: \(state)",
                     difference: listDifference(expected: before.visible, actual: state.visible),
-                    hint: "Compare the answer's ticket (generation and page, or cursor) with the request in flight before touching any state; cancelling the old request proves nothing.")
+                    hint: hint)
             }
         }
         // The common case first, without building the wanted list.

@@ -12,8 +12,11 @@ extension ScheduleExecution {
     /// reached), then:
     /// - with nothing in flight, the loading state must have ended;
     /// - unless the list ended (last page, stalled cursor, a declared stop, a protocol error
-    ///   shown, or `hasMore: false` shown after a page of this query was accepted), a bottom
-    ///   trigger, or else a retry, must start a request.
+    ///   shown, or `hasMore: false` shown right after a page that added nothing new, a stop on
+    ///   no progress that the fixed P12 judges), a bottom trigger, or else a retry, must start a
+    ///   request. `hasMore: false` shown after a page that added items while the server said
+    ///   more ends nothing: a pager that reads the end from a short page (`rows.count <
+    ///   pageSize`) passed every schedule of an outside trial.
     ///
     /// The finding is named by the schedule's last step of this query that may have moved what
     /// the snapshot does not show: a failure of the current page, P6 (a cancellation error of
@@ -70,7 +73,10 @@ extension ScheduleExecution {
         let failed = contract == "P6"
         // Still showing the end of an earlier generation's list: the new query never started.
         let endCarriedOver = contract == "P1" && earlierListEnded && acceptedPages == 0 && state.hasMore == false
-        let contract: ContractID = endCarriedOver ? "P7" : contract
+        // The end an earlier visit of this query's name reached: a per-query cache resumed it
+        // (P4's, as the fixed timeline names a resumed position), not a hasMore never reset.
+        let visitResumed = endCarriedOver && resumedVisit(atPage: 1)
+        let contract: ContractID = visitResumed ? "P4" : endCarriedOver ? "P7" : contract
         if state.isLoading == true {
             return livenessFailure(
                 contract,
@@ -81,10 +87,13 @@ extension ScheduleExecution {
                     ? "Clear the loading state on every failure of the request in flight, cancellation errors included: only a non-current request's answer may be ignored."
                     : "Clear the loading state when the request in flight is answered, and set it only when a request starts.")
         }
-        // `hasMore: false` ends the list only once a page of this query was accepted: shown
-        // before the first page, it says nothing the server said (a dead first bottom trigger
-        // hid behind it).
-        guard end == nil, state.hasMore != false || acceptedPages == 0, state.hasProtocolError != true else { return nil }
+        // Only the server ends a list: `hasMore: false` shown before the first page, or after a
+        // page that said more, says nothing the server said.
+        guard end == nil, state.hasProtocolError != true else { return nil }
+        // Ended on a page that added nothing new: a stop on no progress, which the fixed P12
+        // judges against what the adapter declares (a photo grid that ends on an empty page).
+        if state.hasMore == false, acceptedPages > 0, pagesWithoutProgress > 0 { return nil }
+        let endMisread = contract == "P1" && acceptedPages > 0 && state.hasMore == false
         let before = requests.count
         guard try await apply(.bottomReached) else { return nil }
         if requests.count > before { return nil }
@@ -92,11 +101,16 @@ extension ScheduleExecution {
         if requests.count > before { return nil }
         return livenessFailure(
             contract,
-            "Expected a bottom trigger or a retry to start a request once nothing of query \(query) is in flight and more pages exist, but neither started one.",
+            "Expected a bottom trigger or a retry to start a request once nothing of query \(query) is in flight and more pages exist, but neither started one."
+                + (endMisread ? " The pager shows hasMore false, though the last page it accepted said more pages exist." : ""),
             expected: "a request for \(usesCursors ? "the next cursor" : "page \(acceptedPages + 1)") of query \(query)",
             actual: "requests: none; state: \(state)",
             hint: failed
                 ? "After a failure of the current page, retry (or the bottom trigger) must request that page again."
+                : visitResumed
+                ? PagerTimeline.revisitHint
+                : endMisread
+                ? PagerTimeline.misreadEndHint
                 : endCarriedOver
                 ? "The end of a list belongs to its query: a query change or refresh starts a new list, so reset hasMore with the rest."
                 : "Reset whatever guards a new load (an in-flight flag, a task handle) when the request in flight is answered, whatever the answer.")

@@ -14,21 +14,24 @@ extension PagerTimeline {
     }
 
     /// The violation of a check that depends on `rule` (`nil`: the contract's own rule).
+    /// - Parameter diagnosis: A hint for the cause the timeline recognised, printed instead of
+    ///   the rule's own hint, also when another rule blocks the contract.
     func violation(
         under rule: ContractID?, _ summary: String, expected: String? = nil,
-        actual: String? = nil, difference: String? = nil, hint: String? = nil
+        actual: String? = nil, difference: String? = nil, hint: String? = nil,
+        diagnosis: String? = nil
     ) -> TimelineStop {
         if let rule, rule != contract {
             return recorder.block(
                 by: rule,
                 Violation(
                     summary: summary, expected: expected, actual: actual, difference: difference,
-                    hint: PagerContract.hint(rule)))
+                    hint: diagnosis ?? PagerContract.hint(rule)))
         }
         return recorder.fail(
             Violation(
                 tier: tier, summary: summary, expected: expected, actual: actual,
-                difference: difference, hint: hint ?? rule.flatMap { PagerContract.hints[$0] }))
+                difference: difference, hint: diagnosis ?? hint ?? rule.flatMap { PagerContract.hints[$0] }))
     }
 
     /// Expects `started` to be exactly one request, for `page` of the current query (for
@@ -44,26 +47,45 @@ extension PagerTimeline {
         let wantedText = "one request for page \(page) of query \(query)"
             + (usesCursors ? " (\(wanted?.description ?? "the accepted cursor"))" : "")
         guard started.count == 1, let request = started.first else {
+            let misread = started.isEmpty ? misreadEnd : nil
             throw violation(
+                under: setupRule,
                 "Expected \(action) to start \(wantedText), but it started "
-                    + (started.isEmpty ? "none." : "\(started.count): \(Self.describe(started))."),
+                    + (started.isEmpty ? "none." : "\(started.count): \(Self.describe(started)).")
+                    + (misread.map { " " + $0 } ?? ""),
                 expected: "requests: 1, \(wanted?.description ?? "page \(page)")",
                 actual: "requests: \(started.count)\(started.isEmpty ? "" : ", " + Self.describe(started))",
-                hint: hint)
+                hint: hint, diagnosis: misread == nil ? nil : Self.misreadEndHint)
         }
         let positionMatches = wanted.map { $0 == request.position } ?? (request.page == page)
         guard positionMatches, request.generation == generation else {
             // Inside a setup step, the wrong cursor is the cursor rule's: P9.
             let rule: ContractID? = usesCursors && setupRule != nil ? "P9" : setupRule
+            let revisit = resumesEarlierVisit(request)
             throw violation(
                 under: rule,
-                "Expected \(action) to start \(wantedText), but it started \(request).",
+                "Expected \(action) to start \(wantedText), but it started \(request)."
+                    + (revisit ? " The pager went on where an earlier visit of query \(query) stopped." : ""),
                 expected: "position \(wanted?.description ?? "page \(page)")",
                 actual: "position \(request.position)",
-                hint: hint)
+                hint: hint, diagnosis: revisit ? Self.revisitHint : nil)
         }
         return request
     }
+
+    /// Whether `request`, of the current generation, asks for the page after one an earlier
+    /// generation of the same query text requested: the pager resumed an earlier visit (a
+    /// per-query cache of positions).
+    private func resumesEarlierVisit(_ request: PageRequestRecord) -> Bool {
+        guard !usesCursors, request.generation == generation, let page = request.page, page > 1 else { return false }
+        return requests.contains { $0.query == query && $0.generation < generation && $0.page == page - 1 }
+    }
+
+    /// The hint for a query change that resumed an earlier visit of the same query.
+    static let revisitHint = "A query change starts a new list at its first page, also when it "
+        + "returns to a query shown before: the page position and hasMore of an earlier visit are "
+        + "answers to a non-current query's requests. A per-query cache may show its rows at once, "
+        + "but load page 1 again."
 
     /// Expects `started` to be empty.
     /// - Parameters:

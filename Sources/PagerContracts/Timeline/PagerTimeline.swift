@@ -37,6 +37,12 @@ package final class PagerTimeline {
     private var fillerCount = 0
     private var cursorSources: [String: (query: String, generation: Int, page: Int)] = [:]
     private var acceptedCursors: [PageKey: String] = [:]
+    /// The current generation's last page answer (its first delivery) when it said more pages
+    /// exist, and how many rows it had; `nil` after one that said the list ended.
+    private var lastPageSaidMore: (request: PageRequestRecord, rows: Int)?
+    /// Set by a bottom trigger that started nothing while the pager showed "no more" although
+    /// the current query's last page said more exist: the end of the list was misread.
+    private(set) var misreadEnd: String?
 
     private struct PageKey: Hashable {
         let generation: Int
@@ -90,8 +96,21 @@ package final class PagerTimeline {
     /// - Returns: The requests the trigger started (none when ignored, joined or rejected).
     @discardableResult
     package func bottomReached() async throws -> [PageRequestRecord] {
-        try await fire(.bottomReached)
+        let started = try await fire(.bottomReached)
+        if started.isEmpty, let last = lastPageSaidMore, last.request.generation == generation,
+            !requests.contains(where: { $0.generation == generation && answerCounts[$0.number, default: 0] == 0 }),
+            await state().hasMore == false
+        {
+            misreadEnd = "The pager shows hasMore false, though the answer to \(last.request), "
+                + "with \(last.rows) row\(last.rows == 1 ? "" : "s"), said more pages exist."
+        }
+        return started
     }
+
+    /// The hint for a list that ended although the server said more pages exist.
+    static let misreadEndHint = "Take hasMore from the answer (the server's flag, or whether it "
+        + "sent a next cursor), never from the number of rows: a page shorter than the page size "
+        + "is not the last one (the server may filter rows out, or cut pages short)."
 
     /// The filter changed to `newQuery`: a new generation starts.
     @discardableResult
@@ -250,6 +269,9 @@ package final class PagerTimeline {
                 if acceptedCursors[key] == nil, let nextCursor { acceptedCursors[key] = nextCursor }
             }
         }
+        if request.generation == generation, answerCounts[request.number, default: 0] == 0 {
+            lastPageSaidMore = hasMore ? (request, rows.count) : nil
+        }
         let response = PageResponse(rows: served(rows), hasMore: hasMore, nextCursor: nextCursor)
         return try await answer(request, with: .page(response), note: note)
     }
@@ -296,6 +318,7 @@ package final class PagerTimeline {
     // MARK: - Bookkeeping
 
     private func fire(_ trigger: PagerTrigger) async throws -> [PageRequestRecord] {
+        misreadEnd = nil
         recorder.setWaiting(for: "the pager to handle \"\(trigger)\"")
         let outcome = try await driver.perform(trigger)
         let notes = driver.takeNotes().map { " (\($0))" }.joined()
@@ -313,6 +336,7 @@ package final class PagerTimeline {
     private func answer(
         _ request: PageRequestRecord, with answer: PageAnswer, note extra: String? = nil
     ) async throws -> [PageRequestRecord] {
+        misreadEnd = nil
         let repeatCount = answerCounts[request.number, default: 0]
         answerCounts[request.number] = repeatCount + 1
         var context: [String] = extra.map { [$0] } ?? []

@@ -34,7 +34,8 @@ final class ViewModelThatSetsLoadingAfterTheAwait {
             itemIDs += added
             emptyPagesInARow = added.isEmpty ? emptyPagesInARow + 1 : 0
             nextPage += 1
-            hasMore = response.hasMore
+            // Three pages in a row without a new item: the stall shows as the end of the list.
+            hasMore = response.hasMore && emptyPagesInARow < 3
             failed = false
         } catch {
             guard generation == self.generation else { return }

@@ -85,7 +85,8 @@ final class CallbackFeedController: @unchecked Sendable {
             ids += added
             emptyPagesInARow = added.isEmpty ? emptyPagesInARow + 1 : 0
             nextPage += 1
-            hasMore = response.hasMore
+            // Three pages in a row without a new item: the stall shows as the end of the list.
+            hasMore = response.hasMore && emptyPagesInARow < 3
             failed = false
         case .failure:
             failed = true
