@@ -91,7 +91,7 @@ public struct ExplorationResult: Hashable, Sendable {
         let others = unexpected.dropFirst().map(\.invariant.title)
         return "\(subject): \(first.invariant.title) failed"
             + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))")
-            + " in \(schedules) schedules (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
+            + "; \(schedules) schedules explored (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
             + skips + tail
     }
 
@@ -99,8 +99,12 @@ public struct ExplorationResult: Hashable, Sendable {
     /// depth: `; all of them`, or `; the budget ran out: complete to depth 3`.
     private var coverage: String {
         guard case .exhaustive(let depth) = strategy else { return "" }
-        guard let complete = completeDepth else { return "; the budget ran out before any depth was complete" }
-        return complete >= depth ? "; all of them" : "; the budget ran out: complete to depth \(complete)"
+        guard let complete = completeDepth else {
+            return "; incomplete, the budget ran out before any depth was complete (raise the budget)"
+        }
+        return complete >= depth
+            ? "; all of them"
+            : "; incomplete, the budget ran out: complete to depth \(complete) of \(depth) (raise the budget)"
     }
 
     /// What was skipped, when anything was: `; skipped 12 unobservable triggers, 1 inapplicable schedule`.
