@@ -698,6 +698,25 @@ extension BundledImplementations {
                     .fails("Q3", because: "the resend after the relaunch carries another client_sent_at than the first request"),
                 ]),
             .queue(
+                PagedFetchOutboxAdapter.self, name: "PagedFetchOutbox", kind: .mutant,
+                summary: "From an outside trial: a row table whose sync fetches the 25 oldest unfinished rows, "
+                    + "stopped ones included, so once 25 are stopped nothing new is sent.",
+                ledger: [
+                    .fails("Q4", because: "61 stopped tasks fill the fetched page: a new task is never sent"),
+                    .blocked("Q9", by: "Q4", because: "its stopped tasks fill the page, so a control submitted after them is never sent"),
+                ],
+                explorable: false),
+            .queue(
+                TaskStateMachineQueueAdapter.self, name: "TaskStateMachineQueue", kind: .adopter,
+                summary: "From an outside trial: a state machine per task (pending, sending, waiting until, "
+                    + "done, failed) in a locked dictionary store, due tasks claimed at once, done ones cleaned up."),
+            .queue(
+                CancelDropOutboxAdapter.self, name: "CancelDropOutbox", kind: .mutant,
+                summary: "From an outside trial: a JSON-file outbox that takes a request cancelled on the phone "
+                    + "for the user giving up, and deletes the task.",
+                ledger: [.fails("Q2", because: "a request cancelled on the phone removes the task; it may have been written")],
+                explorable: false),
+            .queue(
                 FormSubmissionQueueAdapter.self, name: "FormSubmissionQueue", kind: .mutant,
                 summary: "From an outside trial: an actor form queue, one JSON file per submission, whose "
                     + "double-tap guard drops a submit whose body equals one still waiting.",

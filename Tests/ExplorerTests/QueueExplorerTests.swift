@@ -91,6 +91,9 @@ struct PastedQueueExplorerOutput {
         "PayrollUploadCenter",
         // A sensitive value sent as a JSON number: the explorer's canaries are strings.
         "GiftCardRedemptions",
+        // A page of the 25 oldest unfinished rows, filled by stopped ones: beyond a schedule's
+        // length. A request cancelled on the phone: not in the explorer's alphabet.
+        "PagedFetchOutbox", "CancelDropOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

@@ -15,6 +15,11 @@ extension BundledImplementations {
                     .blocked("P8", by: "P1", because: "the control trigger during B's page 2 restarts it"),
                 ]),
             .pager(
+                GuardedRefreshFeedAdapter.self, name: "GuardedRefreshFeed", kind: .mutant,
+                summary: "From an outside trial: a value-type reducer whose pull to refresh clears the list but "
+                    + "goes through the bottom trigger's in-flight guard, so during a load it starts no new generation.",
+                ledger: [.fails("P11", because: "a refresh while a page loads starts no request, and the old page lands in the refreshed list")]),
+            .pager(
                 PagerThatSortsAfterDeduplicating.self, kind: .mutant,
                 summary: "De-duplicates through a Set and sorts, losing the server's order.",
                 ledger: [.fails("P2", because: "page 3's descending rows come back sorted")]),
@@ -204,6 +209,10 @@ extension BundledImplementations {
                     .blocked("P8", by: "P1", because: "its page 2 is never asked for after the short page 1"),
                     .blocked("P12", by: "P1", because: "its page 2 is never asked for after the short page 1"),
                 ]),
+            .asyncPager(
+                NotificationsFooterControllerAdapter.self, name: "NotificationsFooterController", kind: .mutant,
+                summary: "From an outside trial: a UIKit-style controller that removes duplicates only against the previous page's IDs.",
+                ledger: [.fails("P2", because: "a row of page 1 repeated on page 2's successor, and one repeated inside a page, are shown twice")]),
             .asyncPager(
                 FilteredInboxViewModelAdapter.self, name: "FilteredInboxViewModel", kind: .mutant,
                 summary: "Checks for a stalled cursor only when its request carried one: a first page that returns no cursor with hasMore: true is asked for again.",

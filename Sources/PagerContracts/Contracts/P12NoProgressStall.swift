@@ -96,13 +96,12 @@ extension PagerContract {
             empty += 1
             page += 1
         }
-        // "A stall is reported": judged only for an adapter that reports the protocol-error
-        // state, and the rule names no state, so either one that tells the user automatic
-        // loading stopped conforms: the protocol-error state, or the end of the list ("no more"
-        // shown). A pager that stops but still shows "more to come" is the finding.
-        // A pager that reports no protocol-error state shows the stop as "no more pages", or not
-        // at all: judged on `hasMore` alone (an outside trial's reducer store passed with the
-        // check skipped, the reason only in the report's notes).
+        // "A stall is reported": the rule names no state, so either one that tells the user
+        // automatic loading stopped conforms: the protocol-error state, or the end of the list
+        // ("no more" shown). A pager that stops but still shows "more to come" is the finding.
+        // One that reports no protocol-error state is judged on `hasMore` alone (the check used
+        // to be skipped then, the reason only in the report's notes, and an outside trial's
+        // reducer store that stopped with "more to come" on screen passed).
         let now = await t.state()
         guard now.hasProtocolError != nil || now.hasMore != nil else {
             t.recorder.note(

@@ -37,13 +37,15 @@ extension ScheduleExecution {
     /// I1, I5, I6 and the position part of I3/I4, checked as the pager starts a request.
     func checkNewRequest(_ request: Request) -> Failure? {
         if let end {
+            let rule = cause(otherwise: end.contract)
             return failure(
-                cause(otherwise: end.contract), invariant: "I5", tier: end.tier,
+                rule, invariant: "I5", tier: end.tier,
                 keyedByInvariant: true,
                 "Expected no request after the end of the list (\(end.description)), but the pager started \(describe(request)).",
                 expected: "requests: none until a query change or refresh",
                 actual: "requests: \(describe(request))",
-                hint: "Check hasMore (and the protocol-error stop) before starting a request, for every trigger: bottom reached, retry and explicit loads.")
+                hint: hint(rule, otherwise: end.contract,
+                    "Check hasMore (and the protocol-error stop) before starting a request, for every trigger: bottom reached, retry and explicit loads."))
         }
         if let running = requests.first(where: { $0.generation == generation && $0.answer == nil }) {
             // What cleared the in-flight state names the rule: an old query's answer (P4), a
@@ -58,16 +60,19 @@ extension ScheduleExecution {
                 "Expected at most one request in flight for query \(query), but the pager started \(describe(request)) while \(describe(running)) is still unanswered.",
                 expected: "in flight: \(describe(running))",
                 actual: "in flight: \(describe(running)), \(describe(request))",
-                hint: "Keep the in-flight ticket until its own answer arrives: a duplicate trigger, a stale answer or a cancellation error of an old request must not clear it.")
+                hint: hint(cause, otherwise: "P1",
+                    "Keep the in-flight ticket until its own answer arrives: a duplicate trigger, a stale answer or a cancellation error of an old request must not clear it."))
         }
         let expected: PagePosition = usesCursors ? .cursor(lastAcceptedCursor) : .page(acceptedPages + 1)
         guard request.position != expected else { return nil }
         if let failedPosition {
+            let rule = cause(otherwise: "P6")
             return failure(
-                cause(otherwise: "P6"), invariant: "I6", keyedByInvariant: true,
+                rule, invariant: "I6", keyedByInvariant: true,
                 "Expected the request after the failure of \(failedPosition) to ask for \(failedPosition) again, but it asked for \(request.position).",
                 expected: "position: \(failedPosition)", actual: "position: \(request.position)",
-                hint: "A failure must not advance the page position; retry re-requests the page that failed.")
+                hint: hint(rule, otherwise: "P6",
+                    "A failure must not advance the page position; retry re-requests the page that failed."))
         }
         if case .cursor(let cursor?) = request.position, let origin = cursorGenerations[cursor], origin != generation {
             return failure(
@@ -91,11 +96,21 @@ extension ScheduleExecution {
         // A position broken by a repeated answer breaks "accepted once" (P3); otherwise
         // the next request is not the one after the accepted pages (P9 for cursors, P1's "the
         // next trigger starts exactly one request, for the next page" for page numbers).
+        let rule = cause(otherwise: usesCursors ? "P9" : "P1")
         return failure(
-            cause(otherwise: usesCursors ? "P9" : "P1"), invariant: "I3", keyedByInvariant: true,
+            rule, invariant: "I3", keyedByInvariant: true,
             "Expected the next request to continue the list at \(expected) after \(acceptedPages) accepted page(s), but it asked for \(request.position): the visible list would leave the server's order.",
             expected: "position: \(expected)", actual: "position: \(request.position)",
-            hint: "Advance the page position (or store the cursor) once per accepted response, never for a repeated or stale one.")
+            hint: hint(rule, otherwise: usesCursors ? "P9" : "P1",
+                "Advance the page position (or store the cursor) once per accepted response, never for a repeated or stale one."))
+    }
+
+    /// `own`, the invariant's hint, when the finding is named by the rule the invariant stands
+    /// for; otherwise the hint of the rule that named it (a stale answer or a repeated page
+    /// caused it): an outside trial's refresh that started no new generation was told "a
+    /// failure must not advance the page position".
+    private func hint(_ rule: ContractID, otherwise ownRule: ContractID, _ own: String) -> String {
+        rule == ownRule ? own : PagerContract.hint(rule)
     }
 
     /// Whether an earlier generation of the current query's name asked for the page before
@@ -133,11 +148,9 @@ extension ScheduleExecution {
             }
             if !changes.isEmpty {
                 // The hint of the rule named: P5's for a failure (a timeout is no cancellation),
-                // P8's for a cancellation error, the ticket check before any write otherwise.
+                // P8's for a cancellation error, P11's for a refresh that started no generation.
                 let rule = staleRule(of: stale)
-                let hint = rule == "P5" || rule == "P8"
-                    ? PagerContract.hint(rule)
-                    : "Compare the answer's ticket (generation and page, or cursor) with the request in flight before touching any state; cancelling the old request proves nothing."
+                let hint = PagerContract.hint(rule)
                 throw failure(
                     rule, invariant: "I4",
                     "Expected the answer to \(describe(stale)), from a non-current query, to change nothing, but \(changes.joined(separator: " and ")).",

@@ -56,7 +56,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// instance: each owes that instance a pass (the first one names it).
     private var ownSends: [Int: Int] = [:]
     private var passCount = 0
-    private var operations: [QueueOperation] = []
+    private(set) var operations: [QueueOperation] = []
     private var transcribed: Set<Int> = []
     private var reportedEndings: Set<Int> = []
     private var endingsSeen = 0

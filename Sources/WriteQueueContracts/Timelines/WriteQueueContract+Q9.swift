@@ -88,6 +88,9 @@ extension WriteQueueContract {
         try h.advancePastLongestBackoff(andLeases: true)
         try h.startPass()
         try await h.drive(maxSends: statuses.count * 3, judgingEndlessSending: false, policy)
+        try await expectStoppedTasksCrowdNothingOut(h, unretried: operations.filter {
+            byLabel[$0.id]?.retries == true && !retried.contains($0.id)
+        })
         for operation in operations {
             guard let expectation = byLabel[operation.id], expectation.retries else { continue }
             guard retried.contains(operation.id) else {
@@ -103,5 +106,33 @@ extension WriteQueueContract {
             }
         }
         if h.recorder.hasViolations { throw TimelineStop() }
+    }
+
+    /// A retryable task never sent again while stopped tasks fill storage may be Q4's bug, not
+    /// this rule's: a control, a new operation, shows whether anything is still sent. Never sent,
+    /// the cell is blocked by Q4 (an outside trial's outbox picked its tasks from a page of the 25
+    /// oldest unfinished rows; Q9's stopped tasks filled it, and Q9 blamed the 429's retry).
+    private static func expectStoppedTasksCrowdNothingOut<A>(
+        _ h: QueueHarness<A>, unretried: [QueueOperation]
+    ) async throws {
+        guard !unretried.isEmpty else { return }
+        let stopped = try await h.tasks().filter { $0.status == .needsAttention }.count
+        guard stopped > 0 else { return }
+        let control = h.operation(h.operations.count + 1, title: "Ticket \(h.operations.count + 1) (a control)")
+        try await h.submit(control)
+        h.recorder.record("\(stopped) tasks are stopped; \(control.id) is new: is anything still sent?")
+        guard let send = try await h.sendIfAny(of: control) else {
+            throw h.blocked(
+                by: "Q4",
+                "Expected a new operation, \(control.id), to be sent while \(stopped) tasks are stopped, "
+                    + "but it was never sent: the stopped tasks crowd out the others, so whether "
+                    + "\(unretried.map(\.id).joined(separator: ", ")) would be retried cannot be judged.",
+                expected: "a request for \(control.id)", actual: "no request",
+                hint: "Stopped tasks must not crowd out the others: pick the tasks to send among the "
+                    + "sendable ones (a query limited to pending, due tasks), not from a page of every "
+                    + "unfinished task.")
+        }
+        h.answer(send, .serve)
+        try await h.settle()
     }
 }

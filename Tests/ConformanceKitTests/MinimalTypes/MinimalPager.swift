@@ -203,7 +203,8 @@ final class MinimalPager {
             items += added
             emptyInARow = added.isEmpty ? emptyInARow + 1 : 0
             nextPage += 1
-            hasMore = response.hasMore
+            // Three pages in a row without a new item: the stall shows as the end of the list.
+            hasMore = response.hasMore && emptyInARow < 3
             failed = false
             return true
         case .failure:
