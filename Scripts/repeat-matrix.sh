@@ -7,12 +7,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-200}"
-swift build --product conformance >/dev/null
+# A release build: the matrix runs in about 26 s instead of 85 s (2 cores), so 200 runs fit in
+# 90 minutes. `CONFIGURATION=debug` measures the build `swift test` uses.
+configuration="${CONFIGURATION:-release}"
+swift build -c "$configuration" --product conformance >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # A copy, so a build during the run cannot swap the program being measured.
-cp "$(swift build --show-bin-path)/conformance" "$work/conformance"
+cp "$(swift build -c "$configuration" --show-bin-path)/conformance" "$work/conformance"
 binary="$work/conformance"
+# File-backed queues create and delete thousands of files per run; on a RAM disk that costs a
+# third less time than on ext4, and nothing the verdicts depend on changes.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    export TMPDIR="$(mktemp -d /dev/shm/repeat-matrix.XXXXXX)"
+    trap 'rm -rf "$work" "$TMPDIR"' EXIT
+fi
 
 cells() {  # implementation, contract, outcome per line, sorted
     python3 -c 'import json,sys; [print(r["implementation"], r["contract"], r["outcome"], r.get("blockedBy") or "") for r in json.load(sys.stdin)]' | sort
@@ -31,6 +40,7 @@ for i in $(seq 1 "$runs"); do
     fi
 done
 end=$(date +%s.%N)
+echo "configuration: $configuration, commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "cells per run: $(wc -l < "$work/first")"
 echo "runs: $runs, differing runs: $differing"
 python3 -c "print(f'total {float($end) - float($start):.1f} s, {(float($end) - float($start)) / $runs:.3f} s per matrix run')"

@@ -155,7 +155,7 @@ enum ServerTimelines {
         }
         var tally: [String: Int] = [:]
         for reply in replies {
-            tally[reply.status.map(String.init) ?? (reply.unreachable == nil ? "closed" : "failed"), default: 0] += 1
+            tally[reply.tallyLabel, default: 0] += 1
         }
         probe.recorder.record(
             "\(count) concurrent requests answered: "

@@ -61,6 +61,15 @@ struct ServerReply: Sendable {
         return status.map { $0 >= 500 } ?? false
     }
 
+    /// How a tally of many answers counts this one: the status code, `closed` or `failed`.
+    var tallyLabel: String {
+        switch outcome {
+        case .response(let status, _): String(status)
+        case .closed, .malformed: "closed"
+        case .failed: "failed"
+        }
+    }
+
     /// What the kit could not reach, when the exchange failed before any HTTP happened.
     var unreachable: String? {
         if case .failed(let reason) = outcome { return reason }
