@@ -10,6 +10,7 @@ runs="${1:-200}"
 # A release build: the matrix runs in about 26 s instead of 85 s (2 cores), so 200 runs fit in
 # 90 minutes. `CONFIGURATION=debug` measures the build `swift test` uses.
 configuration="${CONFIGURATION:-release}"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with uncommitted changes')"
 swift build -c "$configuration" --product conformance >/dev/null
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -40,7 +41,7 @@ for i in $(seq 1 "$runs"); do
     fi
 done
 end=$(date +%s.%N)
-echo "configuration: $configuration, commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "configuration: $configuration, commit: $commit"
 echo "cells per run: $(wc -l < "$work/first")"
 echo "runs: $runs, differing runs: $differing"
 python3 -c "print(f'total {float($end) - float($start):.1f} s, {(float($end) - float($start)) / $runs:.3f} s per matrix run')"
