@@ -40,10 +40,18 @@ final class RestartableServer: Sendable {
     }
 }
 
+/// One directory for every journal this test process writes, removed when the process exits (a
+/// run of the suite left some forty directories in the system's temporary directory).
+private let journalsRoot: URL = {
+    let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fault-server-tests-\(UUID().uuidString)", isDirectory: true)
+    atexit { try? FileManager.default.removeItem(at: journalsRoot) }
+    return root
+}()
+
 /// A fresh temporary directory for one test's journal.
 func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("fault-server-tests-\(UUID().uuidString)", isDirectory: true)
+    let url = journalsRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
