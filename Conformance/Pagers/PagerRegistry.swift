@@ -76,6 +76,10 @@ extension BundledImplementations {
                 summary: "A reducer store (TCA's shape): send(_:) starts an effect Task and returns it; "
                     + "first page on appear; a search cancels the running effect."),
             .asyncPager(
+                ConnectionSearchModelAdapter.self, name: "ConnectionSearchModel", kind: .adopter,
+                summary: "From an outside trial: a @MainActor @Observable repository search over a GraphQL "
+                    + "connection (edges, pageInfo { endCursor hasNextPage }), with a generation token and a stall check."),
+            .asyncPager(
                 PhotoGridControllerAdapter.self, name: "PhotoGridController", kind: .adopter,
                 summary: "A @MainActor controller over a completion-handler service that answers on "
                     + "DispatchQueue.main; a request token drops stale pages."),

@@ -588,9 +588,7 @@ extension BundledImplementations {
                 PayrollUploadCenterAdapter.self, name: "PayrollUploadCenter", kind: .mutant,
                 summary: "Twentieth-trial class on an OperationQueue (upload, then record the outcome): a change "
                     + "blocked by a 4xx keeps the server's message verbatim as its diagnostic and log line.",
-                ledger: [.fails("Q10", because: "a 400 whose message quotes the rejected value is logged whole")],
-                // The explorer's 400 carries no message.
-                explorable: false),
+                ledger: [.fails("Q10", because: "a 400 whose message quotes the rejected value is logged whole")]),
         ]
     }
 
@@ -697,6 +695,23 @@ extension BundledImplementations {
                 ledger: [
                     .fails("Q3", because: "the resend after the relaunch carries another client_sent_at than the first request"),
                 ]),
+            .queue(
+                EventJournalOutboxAdapter.self, name: "EventJournalOutbox", kind: .adopter,
+                summary: "From an outside trial: an event-sourced actor; every change is appended to a JSON-lines "
+                    + "journal, the state rebuilt from it at launch and the journal compacted."),
+            .queue(
+                CircuitBreakerOutboxAdapter.self, name: "CircuitBreakerOutbox", kind: .mutant,
+                summary: "From an outside trial: a retry-policy object and a circuit breaker that opens after three "
+                    + "failures in a row; each trip without a success in between doubles its cool-down, past the cap.",
+                ledger: [.fails("Q8", because: "the breaker's cool-down holds op-1 for 60 s and more, past the declared 30 s cap")],
+                // It keeps due times in storage and never waits on the clock: the explorer judges a
+                // backoff only in a pass that waits (see Docs/Explorer.md).
+                explorable: false),
+            .queue(
+                ContextStoreOutboxAdapter.self, name: "ContextStoreOutbox", kind: .mutant,
+                summary: "From an outside trial: a Core-Data-like context whose every access runs in perform blocks "
+                    + "on a private serial queue; a terminal 4xx keeps the server's message word for word.",
+                ledger: [.fails("Q10", because: "a 400's message quotes the rejected card number into storage and the log")]),
             .queue(
                 PagedFetchOutboxAdapter.self, name: "PagedFetchOutbox", kind: .mutant,
                 summary: "From an outside trial: a row table whose sync fetches the 25 oldest unfinished rows, "

@@ -66,6 +66,10 @@ struct PastedQueueExplorerOutput {
         ("HeadOfLineOutbox", "Q3"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),
+        // A validation error's message kept whole: the explorer's terminal 4xx quotes the
+        // rejected values, as the fixed Q10's 400 does.
+        ("PayrollUploadCenter", "Q10"),
+        ("ContextStoreOutbox", "Q10"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
@@ -87,13 +91,14 @@ struct PastedQueueExplorerOutput {
         // A creation time re-stamped at the tenth failure in a row, and a 401 or 403: beyond a
         // schedule's length, and not in the explorer's alphabet.
         "MutationJournal", "ShiftRequestOutbox",
-        // A 400 whose message quotes the rejected value: the explorer's 400 carries no message.
-        "PayrollUploadCenter",
         // A sensitive value sent as a JSON number: the explorer's canaries are strings.
         "GiftCardRedemptions",
         // A page of the 25 oldest unfinished rows, filled by stopped ones: beyond a schedule's
         // length. A request cancelled on the phone: not in the explorer's alphabet.
         "PagedFetchOutbox", "CancelDropOutbox",
+        // A circuit breaker's cool-down past the cap, kept as a due time: the explorer judges a
+        // backoff only in a pass that waits on the clock.
+        "CircuitBreakerOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

@@ -210,6 +210,20 @@ extension BundledImplementations {
                     .blocked("P12", by: "P1", because: "its page 2 is never asked for after the short page 1"),
                 ]),
             .asyncPager(
+                TaskSearchViewModelAdapter.self, name: "TaskSearchViewModel", kind: .mutant,
+                summary: "From an outside trial: a view model whose load is a stored Task, cancelled on a query "
+                    + "change; the stale answer is dropped, but a `defer` in the load ends the new query's loading state.",
+                ledger: [
+                    .fails("P4", because: "the old query's late page ends the loading state of B's page 2"),
+                    .fails("P5", because: "the old query's timeout ends the loading state of B's page 2"),
+                    .fails("P8", because: "the old query's cancellation error ends the loading state of B's page 2"),
+                ]),
+            .asyncPager(
+                PrefetchTagTimelineAdapter.self, name: "PrefetchTagTimeline", kind: .mutant,
+                summary: "From an outside trial: a generic Paginator<Item, Cursor> loaded from a prefetch threshold; "
+                    + "its retry starts a load only from the idle phase, which a failure leaves.",
+                ledger: [.fails("P6", because: "retry after a timeout starts no request")]),
+            .asyncPager(
                 NotificationsFooterControllerAdapter.self, name: "NotificationsFooterController", kind: .mutant,
                 summary: "From an outside trial: a UIKit-style controller that removes duplicates only against the previous page's IDs.",
                 ledger: [.fails("P2", because: "a row of page 1 repeated on page 2's successor, and one repeated inside a page, are shown twice")]),

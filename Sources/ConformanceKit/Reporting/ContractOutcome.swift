@@ -13,6 +13,10 @@ public enum ContractOutcome: Hashable, Sendable {
 
     /// The short word used in matrices and JSON: `passed`, `failed`, `warning` (every violation
     /// is of a recommended rule: a warning unless the run is strict), `skipped` or `blocked`.
+    ///
+    /// `skipped` is the word for ``notApplicable(reason:)`` (the matrix prints `n/a`, reports say
+    /// "not applicable"): Swift Testing's word for a test that did not run, kept so that JSON
+    /// read by a team's scripts keeps its meaning.
     public var word: String {
         switch self {
         case .passed: "passed"

@@ -23,9 +23,14 @@ extension PagerContract {
             try await t.fail(again, with: .serverError(status: 500))
             try await t.expectVisible([1, 2, 3], after: "\(p2) failed again")
         }
+        let retriedAfterTimeout = try await t.retry()
         let firstRetry = try t.expectOneRequest(
-            try await t.retry(), forPage: 2, after: "retry",
-            hint: samePage + " Map the adapter's retry() to your pager's retry action.")
+            retriedAfterTimeout, forPage: 2, after: "retry",
+            hint: retriedAfterTimeout.isEmpty
+                ? "The retry started no request: it must load the failed page again, whatever phase the failure "
+                    + "left (a retry that only starts a load from an idle phase, or behind a flag the failure left "
+                    + "set, does nothing). Map the adapter's retry() to your pager's retry action."
+                : samePage + " Map the adapter's retry() to your pager's retry action.")
         // The retried page failing again is the current page failing: the error shows again (the
         // fifteenth trial's store cleared its footer whenever a retry's load returned).
         try await t.fail(firstRetry, with: .timeout)

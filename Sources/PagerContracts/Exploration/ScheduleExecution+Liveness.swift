@@ -103,7 +103,10 @@ extension ScheduleExecution {
             contract,
             "Expected a bottom trigger or a retry to start a request once nothing of query \(query) is in flight and more pages exist, but neither started one."
                 + (endMisread ? " The pager shows hasMore false, though the last page it accepted said more pages exist." : ""),
-            expected: "a request for \(usesCursors ? "the next cursor" : "page \(acceptedPages + 1)") of query \(query)",
+            expected: "a request for "
+                + (acceptedPages == 0
+                    ? "the first page" : usesCursors ? "the next cursor" : "page \(acceptedPages + 1)")
+                + (failed ? " (the page that failed)" : "") + " of query \(query)",
             actual: "requests: none; state: \(state)",
             hint: failed
                 ? "After a failure of the current page, retry (or the bottom trigger) must request that page again."

@@ -107,6 +107,21 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         return (earliest, deadlines.filter { $0.deadline == earliest }.map(\.send))
     }
 
+    /// What the server answers for `reply`. A status that stops a task is a validation error
+    /// whose message quotes the rejected values, as the fixed Q10's 400 is: a queue that stores
+    /// or logs the server's message whole leaks them (the seventh outside round's Core-Data-like
+    /// outbox kept it in its "needs attention" list; the explorer's bare 400 never showed it).
+    private func answer(for reply: QueueSchedule.Reply) -> SendAnswer {
+        guard case .status(let status) = reply,
+            status == 400 || status == 422
+                || (capabilities.terminalStatusCodes.contains(status) && !capabilities.retryableStatusCodes.contains(status))
+        else { return reply.answer }
+        return .rejected(
+            status: status,
+            quoting: Dictionary(
+                uniqueKeysWithValues: capabilities.sensitiveFields.map { ($0, WriteQueueContract.sensitiveCanary) }))
+    }
+
     /// Whether a live pass waits on the clock.
     var someoneWaitsOnTheClock: Bool { harness.clock.nextLiveDeadline != nil }
 
@@ -157,7 +172,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             }
             // The ledger decides the real answer: a resend of a committed write gets the
             // original success whatever fault was asked for.
-            h.answer(send, reply.answer)
+            h.answer(send, answer(for: reply))
             if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
             try await h.settle()
         case .advanceClock:

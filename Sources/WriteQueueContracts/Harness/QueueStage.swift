@@ -573,6 +573,13 @@ final class QueueStage: Sendable {
         state.withLock { $0.probing = nil }
     }
 
+    /// Whether a live trigger counts as blocked only by a guess (see ``State/guessedJoins``): it
+    /// may instead be running on the app's own `DispatchQueue`, which the adapter's barrier runs
+    /// out.
+    var reliesOnGuessedJoin: Bool {
+        state.withLock { $0.reliesOnGuessedJoin }
+    }
+
     /// Whether a parked request is known only by its launch (no trigger tag): only then can the
     /// app's own machinery be about to send more, and the adapter's barrier is worth a call.
     var hasLaunchLevelSends: Bool {

@@ -270,10 +270,16 @@ extension WriteQueueContract {
                 expected: "op-1 pending", actual: task?.description ?? "no task for op-1",
                 hint: "Only an explicit success removes a task; a 503 may have been written.")
         }
+        // How long the kit waited: twice the declared cap (the seventh outside round's breaker
+        // held every task for a cool-down that doubled past the cap, and the message named no
+        // time at all).
+        let waited = h.capabilities.backoffCap.map { " within twice the declared \(ManualClock.format($0)) cap" } ?? ""
         return h.violation(
             "Expected op-1 to be retried after a 503 once its backoff delay passed, but after "
-                + "\(retries) retries no pass sent it again.",
-            expected: "a retry with the same key", actual: task.description,
-            hint: "A pending task must become due again: check the due time the queue stores.")
+                + "\(retries) retries no pass sent it again\(waited).",
+            expected: "a retry with the same key" + (waited.isEmpty ? "" : waited), actual: task.description,
+            hint: "A pending task must become due again within the declared cap: check the due time the queue "
+                + "stores, and any wait that holds every task (a circuit breaker's cool-down, a global "
+                + "rate limit), which the cap bounds too.")
     }
 }
