@@ -19,6 +19,19 @@ import Testing
         #expect(violation.summary.contains("the pager to handle \"bottom reached\""))
     }
 
+    /// A trigger suspended on a continuation its completion handler resumes shows the kit
+    /// nothing; the watchdog names that as the likely cause, and the seam to inject instead.
+    @Test func aContinuationBridgeIsNamedInTheWatchdogMessage() async throws {
+        let contract = try #require(PagerContract.contract("P1"))
+        let report = await contract.run(
+            against: ContinuationBridgedPagerAdapter.self, options: RunOptions(watchdog: Self.limit))
+        let violation = try #require(report.outcome.violations.first)
+        #expect(violation.kind == .watchdog)
+        #expect(violation.summary.contains(
+            "its work made request #1 through a completion handler and waits; if it awaits a continuation"))
+        #expect(violation.summary.contains("\"A continuation bridge\" in Docs/Pagers.md"))
+    }
+
     @Test func aTimelineThatFinishesIsNotInterrupted() async throws {
         let value = try await withWatchdog(limit: .seconds(30), waitingFor: { "nothing" }) { 42 }
         #expect(value == 42)

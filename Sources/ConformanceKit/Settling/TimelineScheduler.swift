@@ -440,6 +440,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
                 }
                 return "trigger #\(number) \"\(trigger.name)\" at priority \(trigger.priority), "
                     + (trigger.evidence.map { "\($0)" } ?? "no evidence it is blocked")
+                    + state.continuationBridgeHint(for: number)
             }
             return (open.isEmpty ? "no open request" : open.joined(separator: "; ")) + "; "
                 + (pending.isEmpty ? "no pending trigger" : pending.joined(separator: "; "))
@@ -797,6 +798,21 @@ extension TimelineScheduler.State {
                     + "await the work it starts (call the async method, not a wrapper that spawns "
                     + "a Task and returns).")
         }
+    }
+
+    /// For a watchdog message: why trigger `number`, with no evidence, may be blocked where the
+    /// kit cannot look. Its work made a completion-handler request that is still open and then
+    /// went on waiting: most likely on a continuation that handler resumes (an async bridge over
+    /// a callback client), and a task suspended on a continuation escalates nothing, so no probe
+    /// can find it.
+    func continuationBridgeHint(for number: Int) -> String {
+        guard let trigger = triggers[number], trigger.evidence == nil, !trigger.isCompletion,
+            let record = records.last(where: { $0.trigger == number && $0.isCallback && $0.answers == 0 })
+        else { return "" }
+        return " (its work made request #\(record.number) through a completion handler and waits; "
+            + "if it awaits a continuation that handler resumes, the kit cannot see that wait: "
+            + "give the subject an async loader over `source.load` where it bridges its callback "
+            + "client, see \"A continuation bridge\" in Docs/Pagers.md)"
     }
 
     /// Whether `trigger`'s own task is shown waiting on an open request other than `number`
