@@ -700,6 +700,30 @@ extension BundledImplementations {
                 summary: "From an outside trial: an event-sourced actor; every change is appended to a JSON-lines "
                     + "journal, the state rebuilt from it at launch and the journal compacted."),
             .queue(
+                RoundEightWALAdapter.self, name: "WriteAheadLogOutbox", kind: .adopter,
+                summary: "From an outside trial: an actor over a write-ahead log; operations and acknowledgements "
+                    + "appended as JSON lines to two files with FileHandle, the state rebuilt by replaying both."),
+            .queue(
+                RoundEightReachabilityAdapter.self, name: "ReachabilityOutbox", kind: .adopter,
+                summary: "From an outside trial: an actor whose sync starts from a reachability callback; each "
+                    + "request races its 30 s timeout on the injected clock in a task group; capped backoff as a "
+                    + "stored not-before date."),
+            .queue(
+                RoundEightOperationUploaderAdapter.self, name: "OperationKeyUploader", kind: .mutant,
+                summary: "From an outside trial: an OperationQueue of three concurrent asynchronous operations, "
+                    + "all tasks in one property-list file; the idempotency key is made at send time and saved "
+                    + "only with the answer.",
+                ledger: [
+                    .fails("Q1", because: "the key is not in storage before the first send, so a crash then loses it"),
+                    .blocked("Q2", by: "Q1", because: "the key appears in storage only after the first request"),
+                    .blocked("Q3", by: "Q1", because: "the key appears in storage only after the first request"),
+                ]),
+            .queue(
+                RoundEightKeyValueAdapter.self, name: "KeyValueOutbox", kind: .mutant,
+                summary: "From an outside trial: an actor over a UserDefaults-like store; every failed attempt "
+                    + "logs its whole payload.",
+                ledger: [.fails("Q10", because: "a failed attempt logs the payload, sensitive fields included")]),
+            .queue(
                 CircuitBreakerOutboxAdapter.self, name: "CircuitBreakerOutbox", kind: .mutant,
                 summary: "From an outside trial: a retry-policy object and a circuit breaker that opens after three "
                     + "failures in a row; each trip without a success in between doubles its cool-down, past the cap.",

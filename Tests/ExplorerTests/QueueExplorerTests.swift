@@ -70,6 +70,8 @@ struct PastedQueueExplorerOutput {
         // rejected values, as the fixed Q10's 400 does.
         ("PayrollUploadCenter", "Q10"),
         ("ContextStoreOutbox", "Q10"),
+        ("OperationKeyUploader", "Q1"),
+        ("KeyValueOutbox", "Q10"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.

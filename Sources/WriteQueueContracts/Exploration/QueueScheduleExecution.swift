@@ -170,6 +170,22 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
                 h.recorder.record("\(step.swiftCode) skipped: send #\(number) is not open")
                 return false
             }
+            // A request that reached its declared timeout can no longer be answered: it times
+            // out, as a real transport ends it. The clock gets there through a wait due at the
+            // same instant (the queue's own timeout, raced against the request in a task group:
+            // it goes first, one thing at a time), and the queue has given up on the request by
+            // then (the eighth outside round's reachability outbox was flagged Q4 and Q9 for a
+            // 409 and a 400 it never received).
+            if let sent = seenAt[number], sent.advanced(by: capabilities.requestTimeout) <= h.clock.now {
+                h.recorder.record(
+                    "\(step.swiftCode): send #\(number) reached the declared request timeout of "
+                        + "\(ManualClock.format(capabilities.requestTimeout)) at \(sent.advanced(by: capabilities.requestTimeout)), "
+                        + "so it times out instead")
+                h.answer(send, .lost(.timedOut))
+                if let answered = h.answered.last { note(answered.status, to: send, at: answered.at) }
+                try await h.settle()
+                break
+            }
             // The ledger decides the real answer: a resend of a committed write gets the
             // original success whatever fault was asked for.
             h.answer(send, answer(for: reply))

@@ -88,7 +88,11 @@ extension QueueHarness {
             problem = "it is gone from storage"
         }
         guard let problem else { return }
-        if let earlier = missingAtFirstSend(operation) { throw earlier }
+        // A key that changed since submit may never have been stored before the first request
+        // (made at send time): Q1's rule (see `missingAtFirstSend`).
+        if let earlier = missingAtFirstSend(operation, keyMatters: original.map { $0.key != now?.key } ?? false) {
+            throw earlier
+        }
         throw blocked(
             by: "Q2",
             "Expected \(operation.id) to stay pending with its key and body after \(outcome) (the outcome "

@@ -91,7 +91,8 @@ extension WriteQueueContract {
                     + "\(leaking.count) did.",
                 expected: "no line containing \(sensitiveCanary) (op-1, op-4), \(numericSensitiveCanary) (op-2, a number) "
                     + "or \(shortSensitiveCanary) (op-3)",
-                actual: leaking.prefix(3).joined(separator: "\n"),
+                actual: leaking.prefix(3).joined(separator: "\n")
+                    + (leaking.count > 3 ? "\n(and \(leaking.count - 3) more)" : ""),
                 hint: "Log the operation ID, key, status and byte count, never the body; redact the "
                     + "fields QueueOperation.sensitiveFields names.")
         }

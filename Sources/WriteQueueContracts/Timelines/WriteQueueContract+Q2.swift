@@ -121,6 +121,13 @@ extension WriteQueueContract {
         }
         let changes = original.map { h.identityChanges(from: $0, to: now) } ?? []
         guard changes.isEmpty else {
+            // A key stored only after the first request went out (none at submit, the request's
+            // key after it) was not fixed in storage before the send: Q1's rule, broken before
+            // this answer (the eighth outside round's `OperationQueue` uploader, which makes the
+            // key at send time, failed Q2 and had Q3 blocked by Q2).
+            if original?.key != now.key, let earlier = h.missingAtFirstSend(operation, keyMatters: true) {
+                throw earlier
+            }
             throw h.violation(
                 "Expected only the attempt count and retry state of op-1 to change after \(name), "
                     + "but its identity changed.",
