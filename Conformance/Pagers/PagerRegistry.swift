@@ -80,6 +80,14 @@ extension BundledImplementations {
                 summary: "From an outside trial: a @MainActor @Observable repository search over a GraphQL "
                     + "connection (edges, pageInfo { endCursor hasNextPage }), with a generation token and a stall check."),
             .asyncPager(
+                RoundEightOffsetListAdapter.self, name: "OffsetListModel", kind: .adopter,
+                summary: "From an outside trial: a @MainActor @Observable contacts list over an offset/limit service "
+                    + "that answers on DispatchQueue.main; a request UUID drops stale and repeated answers."),
+            .asyncPager(
+                RoundEightCursorFeedAdapter.self, name: "CursorActorFeed", kind: .adopter,
+                summary: "From an outside trial: an actor cursor pager with a generation, a cursor-cycle stop and a "
+                    + "stall flag, mirrored by a @MainActor @Observable view model through versioned snapshots."),
+            .asyncPager(
                 PhotoGridControllerAdapter.self, name: "PhotoGridController", kind: .adopter,
                 summary: "A @MainActor controller over a completion-handler service that answers on "
                     + "DispatchQueue.main; a request token drops stale pages."),

@@ -224,6 +224,23 @@ extension BundledImplementations {
                     + "its retry starts a load only from the idle phase, which a failure leaves.",
                 ledger: [.fails("P6", because: "retry after a timeout starts no request")]),
             .asyncPager(
+                RoundEightIntentFeedAdapter.self, name: "IntentStreamFeed", kind: .mutant,
+                summary: "From an outside trial: an @Observable feed whose intents an AsyncStream loop reads; a search "
+                    + "or refresh cancels the load task and trusts that, applying whatever the cancelled request returns.",
+                ledger: [
+                    .fails("P4", because: "the old query's late page is appended to B's list and ends the loading state of B's page 2"),
+                    .fails("P5", because: "the old query's timeout shows an error and ends the loading state of B's page 2"),
+                    .fails("P8", because: "the old query's cancellation error ends the loading state of B's page 2"),
+                    .fails("P11", because: "the late page 2 from before the refresh is appended to the refreshed list"),
+                ]),
+            .asyncPager(
+                RoundEightBridgedFeedDirectAdapter.self, name: "BridgedPhotoFeed", kind: .mutant,
+                summary: "From an outside trial: a photo search over a continuation-bridged legacy client (checked "
+                    + "through its async seam); a CancellationError returns before it clears the loading state.",
+                ledger: [
+                    .fails("P6", because: "a cancellation error of the live page 3 leaves loading set, so neither bottom nor retry asks again"),
+                ]),
+            .asyncPager(
                 NotificationsFooterControllerAdapter.self, name: "NotificationsFooterController", kind: .mutant,
                 summary: "From an outside trial: a UIKit-style controller that removes duplicates only against the previous page's IDs.",
                 ledger: [.fails("P2", because: "a row of page 1 repeated on page 2's successor, and one repeated inside a page, are shown twice")]),
