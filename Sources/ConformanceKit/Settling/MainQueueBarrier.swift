@@ -26,9 +26,16 @@ package func drainMainQueue() async {
 /// clock before that read makes the timer wait longer than the queue asked (the eighteenth
 /// trial's `TicketSyncController`: a retry judged 101 s after a 90 s cap in 28 runs of Q8 out of
 /// 60; 2 of 60 with the main queue drained alone; 0 of 300 with both).
-package func drainQueuedWork() async {
+///
+/// Where the ``GlobalExecutorWatch`` is installed, it then waits until every job queued on the
+/// global executor has run (see ``GlobalExecutorWatch/runOut(rounds:stop:)``): on a loaded
+/// machine a job at the lowest priority can run before jobs queued ahead of it at a higher one.
+/// - Parameter stop: Whether the caller saw what it waits for (an event), so the global
+///   executor need not run out.
+package func drainQueuedWork(stop: @Sendable () -> Bool = { false }) async {
     await drainMainQueue()
     for _ in 0..<2 {
         await Task.detached(priority: .background) {}.value
     }
+    if !stop() { _ = await GlobalExecutorWatch.shared?.runOut(stop: stop) }
 }

@@ -307,6 +307,12 @@ public final class ManualClock: Clock, Sendable {
         return false
     }
 
+    /// Whether a live wait runs in an unstructured task (see `Sleeper.unstructured`): work the
+    /// kit's executor does not see, which may be about to end that wait, or to send.
+    var hasLiveUnstructuredWait: Bool {
+        state.withLock { state in state.liveSleepers.contains { $0.unstructured } }
+    }
+
     /// The triggers whose live waits in an unstructured task (see `Sleeper.unstructured`) end
     /// when the clock reaches `instant`.
     func triggersOfUnstructuredWaits(dueBy instant: Instant) -> Set<Int> {

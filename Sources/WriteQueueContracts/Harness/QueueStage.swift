@@ -133,8 +133,12 @@ final class QueueStage: Sendable {
     ///     does: without it, settling waited for an event that never came (the `@MainActor`
     ///     `PendingUploadsSync` spent its schedules on watchdog stalls: 185 s for 2,000 with a
     ///     5 s watchdog; 35.5 s with it), and a guess that misleads a schedule is caught by the
-    ///     search's replay. The contracts do not: a contract has no replay to catch a guess
-    ///     that misleads it, and no bundled contract timeline was measured to need one.
+    ///     search's replay. The contracts do only where the ``GlobalExecutorWatch`` is
+    ///     installed: a contract has no replay to catch a guess that misleads it, so the guess
+    ///     must rest on every job of the global executor having run (a second reachability
+    ///     outbox from the eighth outside round, whose later passes join a sync in an
+    ///     unstructured `Task`, ended Q7 on the watchdog in 1 run of 8 without it). The queue
+    ///     explorer then no longer skips such a trigger (see ``nextTriggerUnobservable``).
     init(clock: ManualClock, drainsMainQueueBeforeProbing: Bool = true, guessesJoinsOnTheTopRung: Bool = false) {
         self.clock = clock
         self.drainsMainQueueBeforeProbing = drainsMainQueueBeforeProbing
@@ -354,6 +358,10 @@ final class QueueStage: Sendable {
     /// only raises a priority and only five raw priorities exist, so a request joined by several
     /// triggers in turn sits at the top rung, and a further join escalates nothing.
     ///
+    /// Where joins on the spent top rung are taken (see
+    /// ``init(clock:drainsMainQueueBeforeProbing:guessesJoinsOnTheTopRung:)``) and the global
+    /// executor is watched, nothing is unobservable: the guess rests on every job having run.
+    ///
     /// Only a timeline that has seen a join says so. The top rung also fills without any join
     /// (five passes each parking their own request): a queue that never joined gives its next
     /// trigger the top rung, and that trigger parks, waits or returns as the others did.
@@ -361,7 +369,9 @@ final class QueueStage: Sendable {
         // The floor `start` puts a new trigger above: parked requests and waits on the clock.
         let waitPriority = clock.highestWaitPriority ?? 0
         return state.withLock { state in
-            guard state.joinsSeen else { return nil }
+            guard state.joinsSeen, !(guessesJoinsOnTheTopRung && GlobalExecutorWatch.shared != nil) else {
+                return nil
+            }
             let parkedPriority = state.joinablePriority
             guard PriorityLadder.rungsLeft(above: max(parkedPriority, waitPriority)) == 0 else { return nil }
             return parkedPriority >= waitPriority
@@ -536,12 +546,23 @@ final class QueueStage: Sendable {
             // parked: a false Q3 on the twenty-third trial's `AsyncStreamSyncWorker` in 25 to 44
             // schedules of 2,000, one run in six confirmed on replay. Jobs queued there run out
             // before the guess stands.
+            //
+            // So may a wait in an unstructured task (a sync in `Task { … }` that races each
+            // request against a timeout on the clock): its timeout wait can begin before the
+            // request reaches the transport, or stand after the answer until the task group
+            // cancels it, and the jobs that send or cancel are queued on the global executor.
+            // Taking that wait as evidence moved the clock under a request still on its way
+            // (the eighth outside round's second reachability outbox: false Q3, Q4, Q8, Q9 and
+            // Q12 verdicts on a loaded machine).
             if settled, drainedAt != seen,
-                state.withLock({ $0.restsOnLaunchLevelSends(clock: clock) || $0.reliesOnGuessedJoin })
+                clock.hasLiveUnstructuredWait
+                    || state.withLock({ $0.restsOnLaunchLevelSends(clock: clock) || $0.reliesOnGuessedJoin })
             {
                 drainedAt = seen
-                await drainQueuedWork()
-                if state.withLock({ $0.events }) != seen { continue }
+                await drainQueuedWork(stop: { [state] in state.withLock { $0.events } != seen })
+                // Look again even with no event: what ran may have ended the evidence without
+                // one (a task group cancelling its timeout wait).
+                continue
             }
             if settled { return true }
             if !probes.isEmpty {
