@@ -6,9 +6,10 @@ import Testing
 struct GlobalExecutorWatchTests {
     /// An unstructured task that hops 40 times, each hop a job queued on the global executor
     /// (a new `Task { … }` awaited, then a child task in a group, as a drain hops between its
-    /// tasks), has finished when the watch has run out: every round runs every job queued before
-    /// it. (A block on a dispatch queue is not a job: the adapter's `waitForPendingWork` covers
-    /// an app's own queues.)
+    /// tasks), has finished when the watch has run out: every round runs every job queued
+    /// before it, and each job of the chain is queued within a round of the one before. (A
+    /// block on a dispatch queue is not a job: the adapter's `waitForPendingWork` covers an
+    /// app's own queues.)
     @Test func workInAnUnstructuredTaskHasRunWhenTheWatchRunsOut() async throws {
         let watch = try #require(GlobalExecutorWatch.shared, "the runtime's enqueue hook was not found")
         let hops = Locked(rawValue: 0)
@@ -20,8 +21,8 @@ struct GlobalExecutorWatchTests {
                 }
             }
         }
-        let idle = await watch.runOut(rounds: 400)
-        #expect(idle)
+        // Not `idle`: tests running beside this one keep the global executor busy.
+        _ = await watch.runOut(rounds: 200)
         #expect(hops.withLock { $0 } == 40)
     }
 
