@@ -11,7 +11,7 @@ struct GlobalExecutorWatchTests {
     /// block on a dispatch queue is not a job: the adapter's `waitForPendingWork` covers an
     /// app's own queues.)
     @Test func workInAnUnstructuredTaskHasRunWhenTheWatchRunsOut() async throws {
-        let watch = try #require(GlobalExecutorWatch.shared, "the runtime's enqueue hook was not found")
+        let watch = try #require(GlobalExecutorWatch.current, "the runtime's enqueue hook was not found")
         let hops = Locked(rawValue: 0)
         Task.detached {
             for _ in 0..<20 {
@@ -28,7 +28,7 @@ struct GlobalExecutorWatchTests {
 
     /// A caller that saw what it waited for stops the rounds after the first.
     @Test func stopEndsTheRounds() async throws {
-        let watch = try #require(GlobalExecutorWatch.shared)
+        let watch = try #require(GlobalExecutorWatch.current)
         let rounds = Locked(rawValue: 0)
         let endless = Task.detached {
             while !Task.isCancelled { await Task { }.value }

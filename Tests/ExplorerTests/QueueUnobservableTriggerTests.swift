@@ -14,7 +14,7 @@ import Testing
     /// the global executor watched, it runs and is taken as joined once every job the kit
     /// cannot see has run, so no part of the schedule is dropped.
     @Test func aPassThatCouldJoinUnseenRunsAsJoined() async throws {
-        try #require(GlobalExecutorWatch.shared != nil, "the runtime's enqueue hook was not found")
+        try #require(GlobalExecutorWatch.current != nil, "the runtime's enqueue hook was not found")
         let steps: [QueueSchedule.Step] = [.submit] + Array(repeating: .sendingPass, count: 7)
         let replay = await QueueSchedule(steps).replay(against: JitterBackoffOutboxAdapter.self, watchdog: .seconds(60))
         #expect(replay.report.outcome == .passed, "\(replay.report.fullText)")

@@ -37,5 +37,5 @@ package func drainQueuedWork(stop: @Sendable () -> Bool = { false }) async {
     for _ in 0..<2 {
         await Task.detached(priority: .background) {}.value
     }
-    if !stop() { _ = await GlobalExecutorWatch.shared?.runOut(stop: stop) }
+    if !stop() { _ = await GlobalExecutorWatch.current?.runOut(stop: stop) }
 }

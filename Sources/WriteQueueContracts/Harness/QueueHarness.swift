@@ -76,11 +76,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         self.recorder = recorder
         capabilities = A.capabilities
         ledger = IdempotencyLedger(profile: capabilities.conflictProfile)
-        // A contract takes a join on the spent top rung only where it can see the global
-        // executor run out first (a guess then rests on every job having run, not on a barrier).
-        stage = QueueStage(
-            clock: clock, drainsMainQueueBeforeProbing: !exploring,
-            guessesJoinsOnTheTopRung: exploring || GlobalExecutorWatch.shared != nil)
+        stage = QueueStage(clock: clock, drainsMainQueueBeforeProbing: !exploring, guessesJoinsOnTheTopRung: exploring)
         let stage = stage
         recorder.setWaitingDetail { stage.stateDescription }
         recorder.setWaiting(for: "the adapter to make storage")

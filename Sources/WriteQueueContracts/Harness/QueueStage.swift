@@ -107,6 +107,13 @@ final class QueueStage: Sendable {
     let clock: ManualClock
     private let state = Locked(rawValue: State())
     private let executor: TriggerExecutor
+    /// Whether a trigger started on the spent top rung is taken as joined: where the explorer
+    /// asked for it, and wherever the global executor is watched (a contract has no replay to
+    /// catch a guess that misleads it, so its guess must rest on every job having run).
+    private var takesJoinsOnTheTopRung: Bool {
+        guessesJoinsOnTheTopRung || GlobalExecutorWatch.current != nil
+    }
+
     /// Whether settling runs the main queue before it probes a trigger with no evidence (see
     /// ``settle(untilStalled:)``). Contracts do; the explorer does not (see
     /// ``init(clock:drainsMainQueueBeforeProbing:)``).
@@ -172,7 +179,7 @@ final class QueueStage: Sendable {
             // their own, or joins spent them): a join of this trigger's could never be seen.
             // Exploring, with no evidence of its own, it is taken as joined, as one seen joining
             // before is (after the work the kit cannot see ran out).
-            let spent = guessesJoinsOnTheTopRung && PriorityLadder.rung(above: floor) == nil
+            let spent = takesJoinsOnTheTopRung && PriorityLadder.rung(above: floor) == nil
             state.triggers[state.triggerCount] = Trigger(
                 number: state.triggerCount, label: label, generation: generation, priority: priority,
                 everJoined: joinsOwnWork || spent)
@@ -369,9 +376,7 @@ final class QueueStage: Sendable {
         // The floor `start` puts a new trigger above: parked requests and waits on the clock.
         let waitPriority = clock.highestWaitPriority ?? 0
         return state.withLock { state in
-            guard state.joinsSeen, !(guessesJoinsOnTheTopRung && GlobalExecutorWatch.shared != nil) else {
-                return nil
-            }
+            guard state.joinsSeen, GlobalExecutorWatch.current == nil else { return nil }
             let parkedPriority = state.joinablePriority
             guard PriorityLadder.rungsLeft(above: max(parkedPriority, waitPriority)) == 0 else { return nil }
             return parkedPriority >= waitPriority
@@ -640,6 +645,7 @@ final class QueueStage: Sendable {
             return (running.isEmpty ? "no running trigger" : "running: " + running.joined(separator: "; "))
                 + "; " + (requests.isEmpty ? "no parked request" : "parked: " + requests.joined(separator: ", "))
                 + "; executor " + (executorIsIdle ? "idle" : "busy")
+                + (GlobalExecutorWatch.current.map { "; global executor: \($0.jobsInFlight) jobs queued or running" } ?? "")
         }
     }
 
