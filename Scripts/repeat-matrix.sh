@@ -17,6 +17,8 @@ trap 'rm -rf "$work"' EXIT
 # A copy, so a build during the run cannot swap the program being measured.
 cp "$(swift build -c "$configuration" --show-bin-path)/conformance" "$work/conformance"
 binary="$work/conformance"
+# Where the JSON of a run that differs is kept.
+keep="${REPEAT_KEEP_DIR:-$PWD/.build/repeat-matrix}"
 # File-backed queues create and delete thousands of files per run; on a RAM disk that costs a
 # third less time than on ext4, and nothing the verdicts depend on changes.
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
@@ -36,8 +38,16 @@ for i in $(seq 1 "$runs"); do
     "$binary" --json > "$work/run.json" || status=$?
     if [ "$status" -ne 0 ] || ! cells < "$work/run.json" | cmp -s - "$work/first"; then
         differing=$((differing + 1))
-        echo "run $i differs (exit status $status):"
+        # The run's JSON is kept: its messages say why a cell came out otherwise.
+        mkdir -p "$keep"
+        cp "$work/run.json" "$keep/run-$i.json"
+        echo "run $i differs (exit status $status), kept as $keep/run-$i.json:"
         cells < "$work/run.json" | diff "$work/first" - | head -5 || true
+        python3 -c 'import json,sys
+first = set(tuple(line.rsplit(" ", 3)[:3]) for line in open(sys.argv[2]).read().splitlines())
+for r in json.load(open(sys.argv[1])):
+    if (r["implementation"], r["contract"], r["outcome"]) not in first:
+        print("  ", r["implementation"], r["contract"], r["outcome"] + ":", (r.get("message") or "")[:600])' "$work/run.json" "$work/first" || true
     fi
 done
 end=$(date +%s.%N)
