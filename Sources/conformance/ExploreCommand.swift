@@ -72,7 +72,10 @@ func runExplore(arguments: [String]) async -> Int32 {
             print(row.line)
             if verbose, result.finding != nil {
                 print("\n" + result.fullText + "\n")
-            } else if verbose, let unreproduced = result.unreproducedReport {
+            } else if let unreproduced = result.unreproducedReport {
+                // Shown without --verbose too: on a correct implementation it is the only trace
+                // of a race that some interleavings reach (a CI log that said only "1 failure
+                // whose replay passed" for `TickerOutbox` left its rule and step unknown).
                 print("\n" + unreproduced + "\n")
             }
         }
