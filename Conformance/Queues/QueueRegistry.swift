@@ -709,6 +709,27 @@ extension BundledImplementations {
                     + "request races its 30 s timeout on the injected clock in a task group; capped backoff as a "
                     + "stored not-before date."),
             .queue(
+                YieldingDrainOutboxAdapter.self, name: "YieldingDrainOutbox", kind: .adopter,
+                summary: "From an outside trial: an actor whose drain task yields before and after every send; "
+                    + "a flush during a drain joins it; due dates for a 1 s to 30 s backoff in a JSON file."),
+            .queue(
+                DetachedWorkerOutboxAdapter.self, name: "DetachedWorkerOutbox", kind: .adopter,
+                summary: "From an outside trial: a lock-guarded class whose sync awaits a detached task that "
+                    + "sends in a task group of at most two; 90 s leases kept as rows of the store."),
+            .queue(
+                SerialQueueOutboxAdapter.self, name: "SerialQueueOutbox", kind: .mutant,
+                summary: "From an outside trial: completion handlers over two serial dispatch queues; a sync checks "
+                    + "the in-flight set on one hop and marks the task on a later one.",
+                ledger: [.fails("Q7", because: "two syncs both find op-1 free before either marks it in flight")]),
+            .queue(
+                NewKeyOnRetryOutboxAdapter.self, name: "NewKeyOnRetryOutbox", kind: .mutant,
+                summary: "From an outside trial: a main-actor observable model that saves drafts to a file and "
+                    + "gives a change a new idempotency key after a request that threw.",
+                ledger: [
+                    .fails("Q2", because: "the retry after a lost response carries a new key"),
+                    .blocked("Q3", by: "Q2", because: "the retry before the crash already carried a new key"),
+                ]),
+            .queue(
                 RoundEightOperationUploaderAdapter.self, name: "OperationKeyUploader", kind: .mutant,
                 summary: "From an outside trial: an OperationQueue of three concurrent asynchronous operations, "
                     + "all tasks in one property-list file; the idempotency key is made at send time and saved "

@@ -1,6 +1,8 @@
-import ConformanceTesting
+// From an outside trial (round nine): the adapter its author wrote; the `@Test` function is
+// dropped (the matrix runs the adapter).
+
 import Foundation
-import Testing
+import WriteQueueContracts
 
 /// Bridges the completion-handler outbox to the kit's async calls.
 /// Expected: fails Q7 (single sender) only; see README.md.
@@ -72,9 +74,4 @@ enum SerialQueueOutboxAdapter: WriteQueueAdapter {
     static func waitForPendingWork(in outbox: SerialQueueOutbox) async {
         outbox.waitUntilIdle()
     }
-}
-
-@Test(arguments: WriteQueueContract.all(for: SerialQueueOutboxAdapter.self))
-func serialQueueOutboxConforms(_ contract: WriteQueueContract) async {
-    await contract.check(SerialQueueOutboxAdapter.self)
 }

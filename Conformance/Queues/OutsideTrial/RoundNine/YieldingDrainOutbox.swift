@@ -1,7 +1,7 @@
 import Foundation
 
 /// One write the user made, possibly offline. Stored (with its key) before anything is sent.
-struct PendingMutation: Codable, Sendable, Identifiable, Equatable {
+struct DrainMutation: Codable, Sendable, Identifiable, Equatable {
     enum State: String, Codable, Sendable {
         case waiting
         case needsAttention
@@ -58,7 +58,7 @@ actor YieldingDrainOutbox {
     private let now: @Sendable () -> Date
     private let retryPolicy: RetryPolicy
     private let redactedFields: Set<String>
-    private var mutations: [PendingMutation]
+    private var mutations: [DrainMutation]
     private var currentDrain: Task<Void, Never>?
     private(set) var log: [String] = []
     private let logLimit = 500
@@ -82,13 +82,13 @@ actor YieldingDrainOutbox {
     // MARK: - App API
 
     var waitingCount: Int { mutations.filter { $0.state == .waiting }.count }
-    var mutationsNeedingAttention: [PendingMutation] { mutations.filter { $0.state == .needsAttention } }
+    var mutationsNeedingAttention: [DrainMutation] { mutations.filter { $0.state == .needsAttention } }
 
     /// Stores the mutation (key chosen here) and returns once it is on disk. Does not send.
     @discardableResult
-    func enqueue(label: String, entity: String? = nil, body: Data) throws -> PendingMutation {
+    func enqueue(label: String, entity: String? = nil, body: Data) throws -> DrainMutation {
         let stamp = now()
-        let mutation = PendingMutation(
+        let mutation = DrainMutation(
             id: UUID(), label: label, entity: entity, idempotencyKey: UUID().uuidString, body: body,
             createdAt: stamp, state: .waiting, attempts: 0, notBefore: stamp, problem: nil)
         mutations.append(mutation)
@@ -129,14 +129,14 @@ actor YieldingDrainOutbox {
         }
     }
 
-    private func nextDueMutation() -> PendingMutation? {
+    private func nextDueMutation() -> DrainMutation? {
         let moment = now()
         return mutations
             .filter { $0.state == .waiting && $0.notBefore <= moment }
             .min { ($0.notBefore, $0.createdAt) < ($1.notBefore, $1.createdAt) }
     }
 
-    private func deliver(_ mutation: PendingMutation) async {
+    private func deliver(_ mutation: DrainMutation) async {
         guard let before = position(of: mutation.id) else { return }
         mutations[before].attempts += 1
         let attempt = mutations[before].attempts
@@ -197,13 +197,13 @@ actor YieldingDrainOutbox {
         }
     }
 
-    static func readMutations(at fileURL: URL) throws -> [PendingMutation] {
+    static func readMutations(at fileURL: URL) throws -> [DrainMutation] {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return [] }
-        return try JSONDecoder().decode([PendingMutation].self, from: Data(contentsOf: fileURL))
+        return try JSONDecoder().decode([DrainMutation].self, from: Data(contentsOf: fileURL))
     }
 
     /// Reads what is on disk without a live outbox (used by support tooling and tests).
-    static func storedMutations(in directory: URL) throws -> [PendingMutation] {
+    static func storedMutations(in directory: URL) throws -> [DrainMutation] {
         try readMutations(at: directory.appendingPathComponent(fileName))
     }
 

@@ -1,6 +1,8 @@
-import ConformanceTesting
+// From an outside trial (round nine): the adapter its author wrote; the `@Test` function is
+// dropped (the matrix runs the adapter).
+
 import Foundation
-import Testing
+import WriteQueueContracts
 
 /// Maps the kit's calls onto `YieldingDrainOutbox`. The app builds the outbox with
 /// `now: Date.init` and a URLSession-based `send`; here both come from the kit's environment.
@@ -61,9 +63,4 @@ enum YieldingDrainOutboxAdapter: WriteQueueAdapter {
     static func discardStorage(_ directory: URL) {
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-@Test(arguments: WriteQueueContract.all(for: YieldingDrainOutboxAdapter.self))
-func yieldingDrainOutboxConforms(_ contract: WriteQueueContract) async {
-    await contract.check(YieldingDrainOutboxAdapter.self)
 }
