@@ -72,6 +72,7 @@ struct PastedQueueExplorerOutput {
         ("ContextStoreOutbox", "Q10"),
         ("OperationKeyUploader", "Q1"),
         ("KeyValueOutbox", "Q10"),
+        ("NewKeyOnRetryOutbox", "Q2"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
@@ -101,6 +102,9 @@ struct PastedQueueExplorerOutput {
         // A circuit breaker's cool-down past the cap, kept as a due time: the explorer judges a
         // backoff only in a pass that waits on the clock.
         "CircuitBreakerOutbox",
+        // A race between two passes started in the same instant, on the queue's own dispatch
+        // queues: the explorer starts one trigger per step.
+        "SerialQueueOutbox",
     ]
 
     /// Every correct queue is explored, the ones whose passes join the running pass included

@@ -34,6 +34,12 @@ public actor MinimalQueue {
 
     func diagnostics() -> [String] { log }
 
+    /// Returns once every block already queued on the transport's dispatch queue has run: the
+    /// barrier its adapter gives the kit.
+    nonisolated func waitForTransportQueue() {
+        serial.sync {}
+    }
+
     /// One pass: every due task once; with `.waitsOnClock`, a task whose retry is due later is
     /// waited for on the clock and sent again, until nothing pending is left.
     func runPass() async {

@@ -48,4 +48,13 @@ public enum MinimalQueueAdapter: WriteQueueAdapter {
     public static func diagnostics(of queue: MinimalQueue, storage: MinimalQueueStore) async -> [String] {
         await queue.diagnostics()
     }
+
+    /// The transport's dispatch queue, as `Docs/WriteQueue.md` asks of a queue that sends from
+    /// a `DispatchQueue` of its own. Without it the kit can take a concurrent pass as settled
+    /// while a send still waits there, and move the clock before that request starts: a storage
+    /// lease stamped before the clock moved then expired while its request was in flight (Q7,
+    /// once in 128 combinations, when Q7 started its passes together five times).
+    public static func waitForPendingWork(in queue: MinimalQueue) async {
+        queue.waitForTransportQueue()
+    }
 }

@@ -63,6 +63,16 @@ package struct TriggerExecutor: Sendable {
         return Task(priority: priority, operation: operation)
     }
 
+    /// Calls `start`, which starts tasks with ``startTask(priority:_:)``, and runs their first
+    /// jobs back to back on one thread (see ``WatchedTaskExecutor/startingTogether(_:)``); where
+    /// task executors do not exist, just calls it.
+    package func startingTogether<Result>(_ start: () throws -> Result) rethrows -> Result {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), let watched {
+            return try watched.startingTogether(start)
+        }
+        return try start()
+    }
+
     /// Runs `body` in the current task, preferring this executor for as long as it runs.
     package func run(_ body: @Sendable () async throws -> Void) async throws {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), let watched {

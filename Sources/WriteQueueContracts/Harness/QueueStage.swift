@@ -201,6 +201,13 @@ final class QueueStage: Sendable {
         return number
     }
 
+    /// Calls `start`, which starts triggers, so that their first jobs run back to back on one
+    /// thread: triggers started together, as two passes a foreground resume and a background
+    /// sync start in the same instant.
+    func startingTogether<Result>(_ start: () throws -> Result) rethrows -> Result {
+        try executor.startingTogether(start)
+    }
+
     private func triggerReturned(_ number: Int, ending: String) {
         state.withLock { state in
             state.triggers[number]?.ending = ending
