@@ -86,6 +86,22 @@ import Testing
         #expect(result.fullText.contains("  schedule 13: Q5 (required) at step 10 (\"Expected only"), "\(result.fullText)")
     }
 
+    /// A hang no replay shows again is understood only from what each running trigger had as
+    /// evidence, at the end of the watchdog's message: the CI's line for one stopped at
+    /// `running: "sending pass #5" (`, 240 characters in.
+    @Test func aHangsMessageIsKeptWholeOnOneLineAndARulesIsCut() {
+        let watchdog = "Expected the subject to move on within the watchdog limit of 120.0 seconds, but nothing "
+            + String(repeating: "moved for that long ", count: 8) + "The source saw: running: \"sending pass #5\" (\n"
+            + "  no evidence; executor idle)"
+        let hang = UnreproducedFailure(schedule: 1147, failure: .hang, steps: 23, rerun: "passed", detail: watchdog)
+        #expect(hang.line.hasSuffix("( /   no evidence; executor idle)\"); run again: passed"), "\(hang.line)")
+        #expect(!hang.line.contains("\n"))
+        let rule = UnreproducedFailure(
+            schedule: 7, failure: .rule("Q5", tier: .required), steps: 3, rerun: "passed", detail: watchdog)
+        #expect(rule.line.count < 240 + 80, "\(rule.line)")
+        #expect(!rule.line.contains("no evidence"))
+    }
+
     @Test func aFailureThatComesBackIsAFindingAndStopsTheSearch() async {
         let family = FailingAtOneIndex(failingIndex: 5, failure: .hang, failsEveryTime: true)
         let result = await ScheduleExplorer.explore(family, options: Self.options)

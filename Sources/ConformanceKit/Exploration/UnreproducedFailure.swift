@@ -26,8 +26,14 @@ package struct UnreproducedFailure: Hashable, Sendable {
     }
 
     /// One line: `schedule 137: Q5 (required) at step 9 ("Expected …"); run again: passed`.
+    ///
+    /// A rule's message is cut at 240 characters; a hang's is kept whole, on one line, since
+    /// its end says what each running trigger had as evidence, the only clue to a hang that no
+    /// replay shows again (the CI's `JitterBackoffOutbox` hang read `running: "sending pass #5" (`
+    /// and stopped there).
     package var line: String {
-        let said = detail.map { " (\"\($0.prefix(240))\")" } ?? ""
+        let limit = failure == .hang ? Int.max : 240
+        let said = detail.map { " (\"\($0.split(separator: "\n").joined(separator: " / ").prefix(limit))\")" } ?? ""
         return "schedule \(schedule): \(failure) at step \(steps)\(said); run again: \(rerun)"
     }
 }
