@@ -15,12 +15,7 @@ extension WriteQueueContract {
         let second = h.operation(2)
         try await h.submit(first)
         try await h.submit(second)
-        // Their first jobs run back to back on one thread: neither pass can finish a claim on a
-        // thread of the queue's own before the other has begun.
-        try h.stage.startingTogether {
-            try h.startPass()
-            try h.startPass()
-        }
+        try startTwoPassesTogether(h)
         try await laterSyncWhileInFlight(h, on: nil)
         try await driveCheckingSingleSender(h, laterSyncOn: nil)
         try await laterSyncTakesFailedTask(h)
@@ -39,6 +34,15 @@ extension WriteQueueContract {
         try await driveCheckingSingleSender(h, laterSyncOn: extensionInstance)
     }
 
+    /// Starts two sending passes whose first jobs run back to back on one thread: neither pass
+    /// can finish a claim on a thread of the queue's own before the other has begun.
+    private static func startTwoPassesTogether<A>(_ h: QueueHarness<A>) throws {
+        try h.stage.startingTogether {
+            try h.startPass()
+            try h.startPass()
+        }
+    }
+
     /// How many times two passes start together in all: once at the start, the rest at the end.
     static let passesStartedTogether = 5
 
@@ -55,10 +59,7 @@ extension WriteQueueContract {
                     + "wins a race is the system's choice —")
             let first = 2 * round + 2
             for number in [first, first + 1] { try await h.submit(h.operation(number)) }
-            try h.stage.startingTogether {
-                try h.startPass()
-                try h.startPass()
-            }
+            try startTwoPassesTogether(h)
             try await driveCheckingSingleSender(h, laterSyncOn: nil)
         }
     }
