@@ -284,25 +284,16 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         // request is registering, before its number is known, is kept and noted once it is (a
         // join dropped there left the load at its creation priority, the joiner unseen, and the
         // event-loop models' P5 and P8 on the watchdog, 1 run in 30).
-        let registration = Locked(rawValue: EscalationsBeforeNumbering())
+        let escalations = EscalationsBeforeRegistration<Escalation>()
         return try await PriorityLadder.observingEscalation {
             let number = self.register(request, callback: nil)
-            let early = registration.withLock { state in
-                state.number = number
-                defer { state.early = [] }
-                return state.early
-            }
-            for escalation in early { self.noteEscalation(escalation, of: number) }
+            for escalation in escalations.register(number) { self.noteEscalation(escalation, of: number) }
             return try await self.suspend(number)
         } onEscalated: { new in
             let escalation = Escalation(
                 priority: new, tag: TriggerTag.current, task: currentTaskIdentity(),
                 probing: self.state.withLock { $0.probing })
-            let number: Int? = registration.withLock { state in
-                if state.number == nil { state.early.append(escalation) }
-                return state.number
-            }
-            if let number { self.noteEscalation(escalation, of: number) }
+            if let number = escalations.deliver(escalation) { self.noteEscalation(escalation, of: number) }
         }
     }
 
@@ -705,12 +696,6 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         let task: Int?
         /// The trigger the kit was probing when it came (a probe escalates with no tag).
         let probing: Int?
-    }
-
-    /// Escalations a parking task saw before its request had a number.
-    fileprivate struct EscalationsBeforeNumbering: Sendable {
-        var number: Int?
-        var early: [Escalation] = []
     }
 
     private func noteEscalation(_ escalation: Escalation, of number: Int) {

@@ -72,7 +72,7 @@ public final class ManualClock: Clock, Sendable {
         var nextID = 0
         var closed = false
         var observers: [@Sendable () -> Void] = []
-        var joinObservers: [@Sendable (_ trigger: Int?, _ task: Int?) -> Void] = []
+        var joinObservers: [JoinObserver] = []
         var waiterWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var lastDateRead: Date?
 
@@ -164,43 +164,67 @@ public final class ManualClock: Clock, Sendable {
         }
         // A task that awaits the waiting one (a pass joining a pass that waits for its backoff)
         // escalates it: the settling machinery learns who joined.
+        let escalations = EscalationsBeforeRegistration<Escalation>()
         try await PriorityLadder.observingEscalation {
-            try await suspend(id: id, until: deadline)
+            try await suspend(id: id, until: deadline, escalations: escalations)
         } onEscalated: { new in
-            self.noteEscalation(of: id, to: new)
+            // Who joined is read now, on the escalating task.
+            let observers = self.state.withLock { $0.joinObservers }
+            let escalation = Escalation(
+                priority: UInt8(truncatingIfNeeded: new.rawValue),
+                joins: observers.map { ($0, $0.witness()) })
+            if escalations.deliver(escalation) != nil { self.noteEscalation(escalation, of: id) }
         }
     }
 
-    private func noteEscalation(of id: Int, to priority: TaskPriority) {
-        let (sleeper, observers): (Sleeper?, [@Sendable (Int?, Int?) -> Void]) = state.withLock { state in
-            state.sleepers[id]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
-            return (state.sleepers[id], state.joinObservers)
+    /// An escalation of a waiting task, with what each join observer's witness read on the
+    /// escalating task when it came.
+    private struct Escalation: Sendable {
+        let priority: UInt8
+        let joins: [(observer: JoinObserver, joiner: ClockJoiner)]
+    }
+
+    /// A task escalated the one waiting with identity `id`: it awaits it. One that came while
+    /// the wait was registering is noted once it is registered (see
+    /// ``EscalationsBeforeRegistration``).
+    private func noteEscalation(_ escalation: Escalation, of id: Int) {
+        let sleeper: Sleeper? = state.withLock { state in
+            guard let sleeper = state.sleepers[id] else { return nil }
+            state.sleepers[id]?.priority = max(sleeper.priority, escalation.priority)
+            return sleeper
         }
         guard let sleeper else { return }
-        for observer in observers { observer(sleeper.trigger, sleeper.task) }
+        for join in escalation.joins { join.observer.observe(sleeper.trigger, sleeper.task, join.joiner) }
     }
 
-    private func suspend(id: Int, until deadline: Instant) async throws {
+    private func suspend(
+        id: Int, until deadline: Instant, escalations: EscalationsBeforeRegistration<Escalation>
+    ) async throws {
         let trigger = TriggerContext.current
         let task = withUnsafeCurrentTask { $0?.hashValue }
         let unstructured = Self.waitsOutsideTaskExecutor
         let priority = UInt8(truncatingIfNeeded: Task.currentPriority.rawValue)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (immediate, watchers): (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) =
+                let (immediate, watchers, early):
+                    (Result<Void, any Error>?, [CheckedContinuation<Void, Never>], [Escalation]) =
                     state.withLock { state in
                         if state.cancelledBeforeWaiting.remove(id) != nil || state.closed {
-                            return (.failure(CancellationError()), [])
+                            return (.failure(CancellationError()), [], [])
                         }
-                        if deadline <= state.current { return (.success(()), []) }
+                        if deadline <= state.current { return (.success(()), [], []) }
+                        let early = escalations.register(id)
                         state.sleepers[id] = Sleeper(
                             id: id, deadline: deadline, trigger: trigger, task: task, unstructured: unstructured,
-                            continuation: continuation, priority: priority)
-                        return (nil, state.takeSatisfiedWatchers())
+                            continuation: continuation, priority: early.map(\.priority).reduce(priority, max))
+                        return (nil, state.takeSatisfiedWatchers(), early)
                     }
                 if let immediate {
                     continuation.resume(with: immediate)
                 } else {
+                    for escalation in early {
+                        for join in escalation.joins { join.observer.observe(trigger, task, join.joiner) }
+                    }
                     for watcher in watchers { watcher.resume() }
                     notifyObservers()
                 }
@@ -378,10 +402,20 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Calls `observer` when a task awaiting a waiting task escalates it, with the waiting
-    /// trigger and the waiting task's identity, on the escalating task (the settling machinery
-    /// learns who joined, and which task).
-    func addJoinObserver(_ observer: @escaping @Sendable (_ trigger: Int?, _ task: Int?) -> Void) {
-        state.withLock { $0.joinObservers.append(observer) }
+    /// trigger, the waiting task's identity and what `witness` read on the escalating task when
+    /// the escalation came (the settling machinery learns who joined, and which task). An
+    /// escalation that comes while the wait registers is reported once it is registered.
+    func addJoinObserver(
+        witness: @escaping @Sendable () -> ClockJoiner,
+        _ observer: @escaping @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: ClockJoiner) -> Void
+    ) {
+        state.withLock { $0.joinObservers.append(JoinObserver(witness: witness, observe: observer)) }
+    }
+
+    /// A join observer: `witness` runs on the escalating task, `observe` once the wait is known.
+    struct JoinObserver: Sendable {
+        let witness: @Sendable () -> ClockJoiner
+        let observe: @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: ClockJoiner) -> Void
     }
 
     /// The highest priority of a live wait, or `nil` when nothing waits.

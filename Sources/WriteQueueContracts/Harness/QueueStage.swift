@@ -154,7 +154,11 @@ final class QueueStage: Sendable {
         executor = TriggerExecutor(becameIdle: { signal.fire() })
         signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
-        clock.addJoinObserver { [weak self] waiting, task in self?.noteClockJoin(of: waiting, task: task) }
+        clock.addJoinObserver(witness: { [weak self] in
+            ClockJoiner(tag: TriggerContext.current, probing: self?.state.withLock { $0.probing })
+        }) { [weak self] waiting, task, joiner in
+            self?.noteClockJoin(of: waiting, task: task, by: joiner)
+        }
     }
 
     /// Whether the triggers' executor has no job queued or running (always, where task
@@ -301,25 +305,51 @@ final class QueueStage: Sendable {
         // produce an event. The handler learns the request's number before the request is
         // visible to settling, so a probe it wakes always names it (set after the registration,
         // a probe in between was lost: 1 run in 30 of a joining queue ended on the watchdog).
-        let registered = Locked<Int?>(rawValue: nil)
+        // One that comes while the request is registering, before its number is known, is kept
+        // and noted once it is: dropped there, a probe's escalation left the request at its
+        // creation priority and the pass that sent it one rung higher, so the next pass started
+        // on the top rung unspent, joined unseen, and the explorer ended on the watchdog
+        // (`JitterBackoffOutbox`, 1 schedule in about 20,000).
+        let escalations = EscalationsBeforeRegistration<Escalation>()
         return try await PriorityLadder.observingEscalation {
             try await withCheckedThrowingContinuation { continuation in
-                register(
+                var early: [Escalation] = []
+                let number = register(
                     request, instance: instance, trigger: trigger, layout: layout, isCallback: false,
-                    numbered: { number in registered.withLock { $0 = number } }
+                    numbered: { number in early = escalations.register(number) }
                 ) { continuation.resume(with: $0) }
+                if let number {
+                    for escalation in early { noteJoin(of: number, escalation) }
+                }
             }
         } onEscalated: { new in
-            if let number = registered.rawValue { self.noteJoin(of: number, at: new) }
+            // Read here, on the escalating task: its tag names the joiner, and a probe's
+            // escalation runs inside the probe.
+            let escalation = Escalation(
+                priority: new, joiner: TriggerContext.current, probing: self.state.withLock { $0.probing })
+            if let number = escalations.deliver(escalation) { self.noteJoin(of: number, escalation) }
         }
     }
 
-    /// Another task escalated the one waiting on request `number`: it awaits that task. The
-    /// handler runs on the escalating task, so its task-local tag names the joining trigger.
-    private func noteJoin(of number: Int, at priority: TaskPriority) {
-        let joiner = TriggerContext.current
+    /// An escalation of the task waiting on a request, as its handler saw it: the handler runs
+    /// on the escalating task, so its tag names the joiner.
+    private struct Escalation: Sendable {
+        let priority: TaskPriority
+        /// The escalating task's trigger tag.
+        let joiner: Int?
+        /// The trigger the kit was probing when it came (a probe escalates with no tag).
+        let probing: Int?
+    }
+
+    /// Another task escalated the one waiting on request `number`: it awaits that task.
+    private func noteJoin(of number: Int, _ escalation: Escalation) {
+        let joiner = escalation.joiner
         state.withLock { state in
-            state.parked[number]?.priority = UInt8(truncatingIfNeeded: priority.rawValue)
+            // Escalation only raises: one kept from before the numbering may be older than the
+            // priority the request registered at.
+            if let parked = state.parked[number] {
+                state.parked[number]?.priority = max(parked.priority, UInt8(truncatingIfNeeded: escalation.priority.rawValue))
+            }
             // A probe escalates from the kit's own context, which has no tag: an escalation
             // with a tag is that trigger's work, never the probe's, even while a probe runs.
             if let joiner {
@@ -330,7 +360,7 @@ final class QueueStage: Sendable {
                     state.triggers[joiner]?.everJoined = true
                     state.joinsSeen = true
                 }
-            } else if let probing = state.probing, state.live.contains(probing) {
+            } else if let probing = escalation.probing, state.live.contains(probing) {
                 state.guessedJoins.remove(probing)
                 state.joined[probing] = number
                 if state.parked[number]?.send.trigger != probing {
@@ -345,8 +375,8 @@ final class QueueStage: Sendable {
 
     /// A task awaiting one that waits on the clock escalated it: the joining trigger (the
     /// escalating task's tag, or the trigger being probed) waits on that trigger's wait.
-    private func noteClockJoin(of waiting: Int?, task: Int?) {
-        let joiner = TriggerContext.current
+    private func noteClockJoin(of waiting: Int?, task: Int?, by escalation: ClockJoiner) {
+        let joiner = escalation.tag
         state.withLock { state in
             guard let waiting else { return }
             if let joiner {
@@ -357,7 +387,7 @@ final class QueueStage: Sendable {
                     state.triggers[joiner]?.everJoined = true
                     state.joinsSeen = true
                 }
-            } else if let probing = state.probing, probing != waiting, state.live.contains(probing) {
+            } else if let probing = escalation.probing, probing != waiting, state.live.contains(probing) {
                 state.guessedJoins.remove(probing)
                 state.joinedClock[probing] = waiting
                 state.joinedTask[probing] = task
