@@ -701,8 +701,10 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     private func noteEscalation(_ escalation: Escalation, of number: Int) {
         let (priority, tag, identity) = (escalation.priority, escalation.tag, escalation.task)
         update { state in
+            // Escalation only raises; two handlers on two threads may run in either order.
             if let index = state.records.firstIndex(where: { $0.number == number }) {
-                state.records[index].priority = UInt8(truncatingIfNeeded: priority.rawValue)
+                state.records[index].priority = max(
+                    state.records[index].priority, UInt8(truncatingIfNeeded: priority.rawValue))
             }
             // The handler runs on the escalating task. A probe escalates from the kit's own
             // context, which carries no tag; an escalation with a tag is a join by that

@@ -306,21 +306,21 @@ final class QueueStage: Sendable {
         // visible to settling, so a probe it wakes always names it (set after the registration,
         // a probe in between was lost: 1 run in 30 of a joining queue ended on the watchdog).
         // One that comes while the request is registering, before its number is known, is kept
-        // and noted once it is: dropped there, a probe's escalation left the request at its
-        // creation priority and the pass that sent it one rung higher, so the next pass started
-        // on the top rung unspent, joined unseen, and the explorer ended on the watchdog
-        // (`JitterBackoffOutbox`, 1 schedule in about 20,000).
+        // and noted in the same critical section that makes the request visible: dropped there,
+        // a probe's escalation left the request at its creation priority and the pass that sent
+        // it one rung higher, so the next pass started on the top rung unspent, joined unseen,
+        // and the explorer ended on the watchdog (`JitterBackoffOutbox`, 1 schedule in about
+        // 20,000). Noted after the registration's event, a settle could end, and the next pass
+        // start, in between.
         let escalations = EscalationsBeforeRegistration<Escalation>()
         return try await PriorityLadder.observingEscalation {
             try await withCheckedThrowingContinuation { continuation in
-                var early: [Escalation] = []
-                let number = register(
+                register(
                     request, instance: instance, trigger: trigger, layout: layout, isCallback: false,
-                    numbered: { number in early = escalations.register(number) }
+                    numbered: { state, number in
+                        for escalation in escalations.register(number) { state.noteJoin(of: number, escalation) }
+                    }
                 ) { continuation.resume(with: $0) }
-                if let number {
-                    for escalation in early { noteJoin(of: number, escalation) }
-                }
             }
         } onEscalated: { new in
             // Read here, on the escalating task: its tag names the joiner, and a probe's
@@ -333,7 +333,7 @@ final class QueueStage: Sendable {
 
     /// An escalation of the task waiting on a request, as its handler saw it: the handler runs
     /// on the escalating task, so its tag names the joiner.
-    private struct Escalation: Sendable {
+    fileprivate struct Escalation: Sendable {
         let priority: TaskPriority
         /// The escalating task's trigger tag.
         let joiner: Int?
@@ -343,33 +343,7 @@ final class QueueStage: Sendable {
 
     /// Another task escalated the one waiting on request `number`: it awaits that task.
     private func noteJoin(of number: Int, _ escalation: Escalation) {
-        let joiner = escalation.joiner
-        state.withLock { state in
-            // Escalation only raises: one kept from before the numbering may be older than the
-            // priority the request registered at.
-            if let parked = state.parked[number] {
-                state.parked[number]?.priority = max(parked.priority, UInt8(truncatingIfNeeded: escalation.priority.rawValue))
-            }
-            // A probe escalates from the kit's own context, which has no tag: an escalation
-            // with a tag is that trigger's work, never the probe's, even while a probe runs.
-            if let joiner {
-                if state.parked[number]?.send.trigger != joiner, state.live.contains(joiner) {
-                    state.guessedJoins.remove(joiner)
-                    state.joined[joiner] = number
-                    state.joinedTask[joiner] = state.parked[number]?.task
-                    state.triggers[joiner]?.everJoined = true
-                    state.joinsSeen = true
-                }
-            } else if let probing = escalation.probing, state.live.contains(probing) {
-                state.guessedJoins.remove(probing)
-                state.joined[probing] = number
-                if state.parked[number]?.send.trigger != probing {
-                    state.joinedTask[probing] = state.parked[number]?.task
-                }
-                state.triggers[probing]?.everJoined = true
-                state.joinsSeen = true
-            }
-        }
+        state.withLock { $0.noteJoin(of: number, escalation) }
         signal()
     }
 
@@ -438,7 +412,7 @@ final class QueueStage: Sendable {
     @discardableResult
     private func register(
         _ request: WriteRequest, instance: Int, trigger: Int?, layout: RequestLayout, isCallback: Bool,
-        numbered: (Int) -> Void = { _ in },
+        numbered: (inout State, Int) -> Void = { _, _ in },
         _ resume: @escaping @Sendable (Result<WriteResponse, any Error>) -> Void
     ) -> Int? {
         let (key, body) = layout.normalize(request)
@@ -457,7 +431,7 @@ final class QueueStage: Sendable {
                 state.workers.insert(owner.generation)
             }
             state.parkedVersion += 1
-            numbered(state.sendCount)
+            numbered(&state, state.sendCount)
             return state.sendCount
         }
         if accepted != nil {
@@ -755,6 +729,35 @@ private final class SignalRelay: Sendable {
 
 /// The settling rules, over the state the lock guards.
 extension QueueStage.State {
+    /// Another task escalated the one waiting on request `number`: it awaits that task (see
+    /// ``QueueStage/park(_:instance:layout:)``).
+    mutating func noteJoin(of number: Int, _ escalation: QueueStage.Escalation) {
+        // Escalation only raises: one kept from before the numbering may be older than the
+        // priority the request registered at.
+        if let entry = parked[number] {
+            parked[number]?.priority = max(entry.priority, UInt8(truncatingIfNeeded: escalation.priority.rawValue))
+        }
+        // A probe escalates from the kit's own context, which has no tag: an escalation with a
+        // tag is that trigger's work, never the probe's, even while a probe runs.
+        if let joiner = escalation.joiner {
+            if parked[number]?.send.trigger != joiner, live.contains(joiner) {
+                guessedJoins.remove(joiner)
+                joined[joiner] = number
+                joinedTask[joiner] = parked[number]?.task
+                triggers[joiner]?.everJoined = true
+                joinsSeen = true
+            }
+        } else if let probing = escalation.probing, live.contains(probing) {
+            guessedJoins.remove(probing)
+            joined[probing] = number
+            if parked[number]?.send.trigger != probing {
+                joinedTask[probing] = parked[number]?.task
+            }
+            triggers[probing]?.everJoined = true
+            joinsSeen = true
+        }
+    }
+
     /// Whether `send` is known only by its launch: it came with no trigger tag, or from work a
     /// trigger of a live launch left running after it returned (a worker loop started at
     /// launch). While another trigger of that launch runs, it counts for that launch; when none
