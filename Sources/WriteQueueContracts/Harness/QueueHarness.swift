@@ -56,9 +56,6 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// instance: each owes that instance a pass (the first one names it).
     private var ownSends: [Int: Int] = [:]
     private var passCount = 0
-    /// Whether the adapter implements ``WriteQueueAdapter/waitForPendingWork(in:)``, learned at
-    /// the first launch that handed over a queue (see ``ownQueuesNote``).
-    private var adapterHasBarrier: Bool?
     private(set) var operations: [QueueOperation] = []
     private var transcribed: Set<Int> = []
     private var reportedEndings: Set<Int> = []
@@ -163,7 +160,6 @@ final class QueueHarness<A: WriteQueueAdapter> {
         let stillLaunching = stage.ending(of: trigger) == nil
         recorder.record(what + (stillLaunching ? " (the launch waits on its own sends)" : ""))
         if !stillLaunching { _ = try queue(number) }
-        if adapterHasBarrier == nil, !liveQueues.isEmpty { adapterHasBarrier = await adapterHasItsOwnBarrier() }
         if capabilities.sendsOnLaunch, !deferringStartupPass {
             try await startStartupPass(on: number)
         }
@@ -1005,16 +1001,19 @@ final class QueueHarness<A: WriteQueueAdapter> {
         recorder.fail(
             Violation(
                 kind: .contract, tier: recorder.tier, summary: summary, expected: expected,
-                actual: actual, difference: difference, hint: ownQueuesNote.map { hint + " " + $0 } ?? hint))
+                actual: actual, difference: difference, hint: hint))
     }
 
-    /// Said with every violation of a queue whose requests all came from machinery of its own
-    /// while its adapter has no barrier for that machinery: the kit may have judged a pass that
-    /// was still working there as blocked, so the verdict may be the adapter's, not the queue's
-    /// (`MinimalQueue`, sending from a serial `DispatchQueue`, showed a false Q7 in one
-    /// combination of its variations out of 128 before its adapter got a barrier).
-    var ownQueuesNote: String? {
-        guard adapterHasBarrier == false, !sends.isEmpty, sends.allSatisfy({ $0.trigger == nil }) else { return nil }
+    /// What a verdict that rests on settling says when the kit could not see the queue's own
+    /// machinery: every request came without a trigger's tag (from the queue's `DispatchQueue`,
+    /// `OperationQueue` or completion handlers) and the adapter has no barrier for it, so a pass
+    /// still working there may have been taken as blocked. `nil` otherwise. It calls the
+    /// adapter's ``WriteQueueAdapter/waitForPendingWork(in:)`` once to learn whether it has one:
+    /// ask only when the verdict is a failure. (`MinimalQueue`, sending from a serial
+    /// `DispatchQueue`, showed a false Q7 in one combination of its variations out of 128
+    /// before its adapter got a barrier.)
+    func ownQueuesNote() async -> String? {
+        guard stage.sentOnlyFromItsOwnQueues, await !adapterHasItsOwnBarrier() else { return nil }
         return "Every request this queue sent reached the transport without a trigger's tag (from "
             + "its own DispatchQueue, OperationQueue or completion handlers), and its adapter does not "
             + "implement waitForPendingWork(in:): the kit cannot tell a pass still working on those "

@@ -682,6 +682,12 @@ final class QueueStage: Sendable {
         state.withLock { $0.untaggedSenders.contains(instance) && !$0.taggedSenders.contains(instance) }
     }
 
+    /// Whether some launch sent a request and every request of every launch came with no
+    /// trigger tag (see ``sendsOnlyFromItsOwnQueues(instance:)``).
+    var sentOnlyFromItsOwnQueues: Bool {
+        state.withLock { !$0.untaggedSenders.isEmpty && $0.taggedSenders.isEmpty }
+    }
+
     /// The launches of the live triggers.
     var liveInstances: Set<Int> {
         state.withLock { state in Set(state.live.compactMap { state.triggers[$0]?.generation }) }

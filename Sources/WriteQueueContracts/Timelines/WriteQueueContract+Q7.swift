@@ -78,7 +78,7 @@ extension WriteQueueContract {
         guard let failed = h.openSends.first else { return }
         h.answer(failed, .server(.answer(status: 503)))
         try await h.settle("the pass to go on to the next task, wait on the clock, or return")
-        try checkSingleSender(h.openSends, h)
+        try await checkSingleSender(h.openSends, h)
         let inFlight = h.openSends.first.map { "send #\($0.number)" } ?? "nothing"
         try startLaterSync(h, whileInFlight: inFlight, on: nil)
         try await driveCheckingSingleSender(h, laterSyncOn: nil)
@@ -122,7 +122,7 @@ extension WriteQueueContract {
             if syncedLater < 2, !open.isEmpty, open.allSatisfy({ !seenBeforeMove.contains($0.number) }) {
                 // Requests this old (started at this instant): moving the clock within the
                 // timeout is fair to each of them.
-                try checkSingleSender(open, h)
+                try await checkSingleSender(open, h)
                 syncedLater += 1
                 try startLaterSync(
                     h, whileInFlight: "send #\(open[0].number), started after the last one was answered,", on: instance)
@@ -130,7 +130,7 @@ extension WriteQueueContract {
                 open = h.openSends
                 seenBeforeMove.formUnion(open.map(\.number))
             }
-            try checkSingleSender(open, h)
+            try await checkSingleSender(open, h)
             if let send = open.first {
                 seenBeforeMove.insert(send.number)
                 h.answer(send, .serve)
@@ -151,7 +151,7 @@ extension WriteQueueContract {
     }
 
     /// Fails when some task has two requests in `open`.
-    private static func checkSingleSender<A>(_ open: [ParkedSend], _ h: QueueHarness<A>) throws {
+    private static func checkSingleSender<A>(_ open: [ParkedSend], _ h: QueueHarness<A>) async throws {
         var byOperation: [String: [ParkedSend]] = [:]
         for send in open { byOperation[h.operationLabel(for: send.request.body), default: []].append(send) }
         // The operation whose doubled send came first, so the message is the same on every
@@ -159,14 +159,16 @@ extension WriteQueueContract {
         if let (label, twice) = byOperation.filter({ $0.value.count > 1 })
             .min(by: { $0.value[1].number < $1.value[1].number })
         {
+            let hint = "Take a send lease for the task (in the persistence layer when instances "
+                + "share storage) before sending, and skip leased tasks."
+            let note = await h.ownQueuesNote()
             throw h.violation(
                 "Expected at most one request for \(label) in flight, but \(twice.count) were "
                     + "in flight at once.",
                 expected: "1 request for \(label)",
                 actual: twice.map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }
                     .joined(separator: ", "),
-                hint: "Take a send lease for the task (in the persistence layer when instances "
-                    + "share storage) before sending, and skip leased tasks.")
+                hint: note.map { hint + " " + $0 } ?? hint)
         }
     }
 }
