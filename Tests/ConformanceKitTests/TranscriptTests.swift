@@ -18,6 +18,33 @@ import Testing
         #expect(Transcript().rendered() == "  (no steps were taken)")
     }
 
+    @Test func collapsesTheStepsAfterOneIntoASummary() {
+        var transcript = Transcript()
+        let kept = transcript.record("start sending pass #1")
+        transcript.record("— round 2 —")
+        transcript.record("send #3 op-6")
+        transcript.collapse(after: kept, into: "— round 2: nothing wrong —")
+        transcript.record("— round 3 —")
+        transcript.collapse(after: kept, into: "— rounds 2–3: nothing wrong —")
+        let failing = transcript.record("send #5 op-8, send #6 op-8")
+        #expect(transcript.rendered(upTo: failing) == """
+              1. start sending pass #1
+              2. — rounds 2–3: nothing wrong —
+            ▶ 3. send #5 op-8, send #6 op-8
+            """)
+    }
+
+    @Test func collapsingStillCountsAsProgressForTheWatchdog() {
+        let recorder = TimelineRecorder(tier: .required)
+        let kept = recorder.record("start")
+        recorder.record("round 2")
+        recorder.record("round 2's send")
+        let before = recorder.progress
+        recorder.collapse(after: kept, into: "round 2: nothing wrong")
+        #expect(recorder.lastStep == 2)
+        #expect(recorder.progress > before)
+    }
+
     @Test func listDifferenceShowsMissingAndExtraItems() {
         #expect(listDifference(expected: [1, 2, 3], actual: [1, 3, 3]) == """
             - 2  (position 2 expected)

@@ -26,6 +26,13 @@ public struct Transcript: Hashable, Sendable, CustomStringConvertible {
         return entries.count
     }
 
+    /// Replaces every step after `step` with one step saying `text`: a stretch that showed
+    /// nothing wrong (rounds of a check repeated to catch a race), summed up in one line.
+    package mutating func collapse(after step: Int, into text: String) {
+        entries.removeSubrange(min(step, entries.count)...)
+        record(text)
+    }
+
     /// The steps up to and including `step`, one per line, the last one marked with `▶`.
     /// - Parameter step: The failing step, or `nil` to render every step unmarked.
     public func rendered(upTo step: Int? = nil) -> String {

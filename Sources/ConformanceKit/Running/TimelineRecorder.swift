@@ -34,6 +34,17 @@ package final class TimelineRecorder: Sendable {
         return step
     }
 
+    /// Replaces every step after `step` with one step saying `text` (see
+    /// ``Transcript/collapse(after:into:)``). The progress the watchdog reads still only grows.
+    package func collapse(after step: Int, into text: String) {
+        state.withLock { state in
+            let removed = state.transcript.entries.count - min(step, state.transcript.entries.count)
+            state.progress += removed
+            state.transcript.collapse(after: step, into: text)
+        }
+        if Self.echoesSteps { StepEcho.write(step: lastStep, text) }
+    }
+
     /// Whether every step is also written to standard error as it is recorded (the environment
     /// variable `CONFORMANCE_ECHO_STEPS=1`), so a process that traps still leaves its timeline
     /// up to the trap behind: the `conformance` command and the kit's exit tests read it.

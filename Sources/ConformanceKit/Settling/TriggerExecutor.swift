@@ -64,11 +64,13 @@ package struct TriggerExecutor: Sendable {
     }
 
     /// Calls `start`, which starts tasks with ``startTask(priority:_:)``, and runs their first
-    /// jobs back to back on one thread (see ``WatchedTaskExecutor/startingTogether(_:)``); where
+    /// jobs as `release` says (see ``WatchedTaskExecutor/startingTogether(release:_:)``); where
     /// task executors do not exist, just calls it.
-    package func startingTogether<Result>(_ start: () throws -> Result) rethrows -> Result {
+    package func startingTogether<Result>(
+        release: FirstJobsRelease = .backToBack, _ start: () throws -> Result
+    ) rethrows -> Result {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), let watched {
-            return try watched.startingTogether(start)
+            return try watched.startingTogether(release: release, start)
         }
         return try start()
     }

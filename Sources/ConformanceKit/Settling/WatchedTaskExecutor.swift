@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The task executor the kit runs triggers on where it must tell when their work is idle: it
 /// counts the jobs it holds, queued or running.
@@ -44,26 +45,53 @@ package final class WatchedTaskExecutor: TaskExecutor, Sendable {
     }
 
     /// Calls `start`, which starts tasks on this executor, and then runs the first job of each
-    /// of them one after the other on one thread, in the order they were started.
+    /// of them as `release` says: one after the other on one thread, in the order they were
+    /// started, or each on a thread of its own, all let go at once.
     ///
-    /// Two sending passes started together run up to their first suspension back to back, so
-    /// neither starts before the other has begun: work the first hands to a thread of its own
-    /// (a block on the app's serial `DispatchQueue`) cannot finish a claim in the gap a
-    /// second thread's wake-up would leave. Without this, a queue that checks its in-flight set
-    /// on one hop of its queue and marks it on a later one sent a task once, not twice, in 41 of
-    /// 200 runs on a loaded machine (the ninth outside round's `SerialQueueOutbox`).
-    package func startingTogether<Result>(_ start: () throws -> Result) rethrows -> Result {
+    /// Two sending passes started together run up to their first suspension as two passes a
+    /// foreground resume and a background sync start in the same instant: work the first
+    /// hands to a thread of its own (a block on the app's serial `DispatchQueue`) rarely
+    /// finishes a claim before the other has begun. Without this, a queue that checks its
+    /// in-flight set on one hop of its queue and marks it on a later one sent a task once, not
+    /// twice, in 41 of 200 runs on a loaded machine (the ninth outside round's
+    /// `SerialQueueOutbox`). Rarely is not never: on a loaded machine the thread running the
+    /// first jobs can lose its core to the very thread it woke, which is why callers start
+    /// together many times, and both ways.
+    package func startingTogether<Result>(
+        release: FirstJobsRelease = .backToBack, _ start: () throws -> Result
+    ) rethrows -> Result {
         count.withLock { $0.keptBack = [] }
         defer {
             let jobs = count.withLock { count in
                 defer { count.keptBack = nil }
                 return count.keptBack ?? []
             }
-            if !jobs.isEmpty {
+            switch release {
+            case .backToBack where !jobs.isEmpty:
                 DispatchQueue.global().async { for job in jobs { self.run(job) } }
+            case .backToBack:
+                break
+            case .atOnceOnOwnThreads:
+                runAtOnce(jobs)
             }
         }
         return try start()
+    }
+
+    /// Runs each job on a new thread of its own; each thread waits until all have started,
+    /// spinning, so the jobs begin within a few microseconds of each other. A thread that
+    /// waited about a millisecond (its peers lost their cores) goes on alone: late, never stuck.
+    private func runAtOnce(_ jobs: [UnownedJob]) {
+        let arrived = Locked(rawValue: 0)
+        for job in jobs {
+            let thread = Thread {
+                arrived.withLock { $0 += 1 }
+                var spins = 0
+                while arrived.withLock({ $0 }) < jobs.count, spins < 50_000 { spins += 1 }
+                self.run(job)
+            }
+            thread.start()
+        }
     }
 
     /// Runs `job`, and reports the executor idle when it was the last one held.

@@ -205,11 +205,13 @@ final class QueueStage: Sendable {
         return number
     }
 
-    /// Calls `start`, which starts triggers, so that their first jobs run back to back on one
-    /// thread: triggers started together, as two passes a foreground resume and a background
-    /// sync start in the same instant.
-    func startingTogether<Result>(_ start: () throws -> Result) rethrows -> Result {
-        try executor.startingTogether(start)
+    /// Calls `start`, which starts triggers, so that their first jobs run as `release` says:
+    /// triggers started together, as two passes a foreground resume and a background sync
+    /// start in the same instant.
+    func startingTogether<Result>(
+        release: FirstJobsRelease = .backToBack, _ start: () throws -> Result
+    ) rethrows -> Result {
+        try executor.startingTogether(release: release, start)
     }
 
     private func triggerReturned(_ number: Int, ending: String) {
