@@ -181,7 +181,7 @@ public final class ManualClock: Clock, Sendable {
     /// escalating task when it came.
     private struct Escalation: Sendable {
         let priority: UInt8
-        let joins: [(observer: JoinObserver, joiner: ClockJoiner)]
+        let joins: [(observer: JoinObserver, joiner: Joiner)]
     }
 
     /// A task escalated the one waiting with identity `id`: it awaits it. One that came while
@@ -406,16 +406,16 @@ public final class ManualClock: Clock, Sendable {
     /// the escalation came (the settling machinery learns who joined, and which task). An
     /// escalation that comes while the wait registers is reported once it is registered.
     func addJoinObserver(
-        witness: @escaping @Sendable () -> ClockJoiner,
-        _ observer: @escaping @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: ClockJoiner) -> Void
+        witness: @escaping @Sendable () -> Joiner,
+        _ observer: @escaping @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: Joiner) -> Void
     ) {
         state.withLock { $0.joinObservers.append(JoinObserver(witness: witness, observe: observer)) }
     }
 
     /// A join observer: `witness` runs on the escalating task, `observe` once the wait is known.
     struct JoinObserver: Sendable {
-        let witness: @Sendable () -> ClockJoiner
-        let observe: @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: ClockJoiner) -> Void
+        let witness: @Sendable () -> Joiner
+        let observe: @Sendable (_ trigger: Int?, _ task: Int?, _ joiner: Joiner) -> Void
     }
 
     /// The highest priority of a live wait, or `nil` when nothing waits.

@@ -155,7 +155,7 @@ final class QueueStage: Sendable {
         signal.target = { [weak self] in self?.signal() }
         clock.addObserver { [weak self] in self?.signal() }
         clock.addJoinObserver(witness: { [weak self] in
-            ClockJoiner(tag: TriggerContext.current, probing: self?.state.withLock { $0.probing })
+            Joiner(tag: TriggerContext.current, probing: self?.state.withLock { $0.probing })
         }) { [weak self] waiting, task, joiner in
             self?.noteClockJoin(of: waiting, task: task, by: joiner)
         }
@@ -328,19 +328,17 @@ final class QueueStage: Sendable {
             // Read here, on the escalating task: its tag names the joiner, and a probe's
             // escalation runs inside the probe.
             let escalation = Escalation(
-                priority: new, joiner: TriggerContext.current, probing: self.state.withLock { $0.probing })
+                priority: new,
+                joiner: Joiner(tag: TriggerContext.current, probing: self.state.withLock { $0.probing }))
             if let number = escalations.deliver(escalation) { self.noteJoin(of: number, escalation) }
         }
     }
 
-    /// An escalation of the task waiting on a request, as its handler saw it: the handler runs
-    /// on the escalating task, so its tag names the joiner.
+    /// An escalation of the task waiting on a request, as its handler saw it.
     fileprivate struct Escalation: Sendable {
         let priority: TaskPriority
-        /// The escalating task's trigger tag.
-        let joiner: Int?
-        /// The trigger the kit was probing when it came (a probe escalates with no tag).
-        let probing: Int?
+        /// Who escalated, read on the escalating task.
+        let joiner: Joiner
     }
 
     /// Another task escalated the one waiting on request `number`: it awaits that task.
@@ -349,27 +347,11 @@ final class QueueStage: Sendable {
         signal()
     }
 
-    /// A task awaiting one that waits on the clock escalated it: the joining trigger (the
-    /// escalating task's tag, or the trigger being probed) waits on that trigger's wait.
-    private func noteClockJoin(of waiting: Int?, task: Int?, by escalation: ClockJoiner) {
-        let joiner = escalation.tag
-        state.withLock { state in
-            guard let waiting else { return }
-            if let joiner {
-                if joiner != waiting, state.live.contains(joiner) {
-                    state.guessedJoins.remove(joiner)
-                    state.joinedClock[joiner] = waiting
-                    state.joinedTask[joiner] = task
-                    state.triggers[joiner]?.everJoined = true
-                    state.joinsSeen = true
-                }
-            } else if let probing = escalation.probing, probing != waiting, state.live.contains(probing) {
-                state.guessedJoins.remove(probing)
-                state.joinedClock[probing] = waiting
-                state.joinedTask[probing] = task
-                state.triggers[probing]?.everJoined = true
-                state.joinsSeen = true
-            }
+    /// A task awaiting one that waits on the clock escalated it: the joining trigger waits on
+    /// that trigger's wait.
+    private func noteClockJoin(of waiting: Int?, task: Int?, by joiner: Joiner) {
+        if let waiting {
+            state.withLock { $0.record(joiner, awaiting: .clockWait(waiting: waiting, task: task)) }
         }
         signal()
     }
@@ -745,25 +727,29 @@ extension QueueStage.State {
         if let entry = parked[number] {
             parked[number]?.priority = max(entry.priority, UInt8(truncatingIfNeeded: escalation.priority.rawValue))
         }
-        // A probe escalates from the kit's own context, which has no tag: an escalation with a
-        // tag is that trigger's work, never the probe's, even while a probe runs.
-        if let joiner = escalation.joiner {
-            if parked[number]?.send.trigger != joiner, live.contains(joiner) {
-                guessedJoins.remove(joiner)
-                joined[joiner] = number
-                joinedTask[joiner] = parked[number]?.task
-                triggers[joiner]?.everJoined = true
-                joinsSeen = true
-            }
-        } else if let probing = escalation.probing, live.contains(probing) {
-            guessedJoins.remove(probing)
-            joined[probing] = number
-            if parked[number]?.send.trigger != probing {
-                joinedTask[probing] = parked[number]?.task
-            }
-            triggers[probing]?.everJoined = true
-            joinsSeen = true
+        record(escalation.joiner, awaiting: .request(number))
+    }
+
+    /// Records that `joiner`'s trigger awaits `work`, from an escalation of the task waiting on
+    /// it: a request, or a wait on the clock. A trigger's own work escalating its own request or
+    /// wait is no join; a probe of the trigger that sent a request proves the trigger waits on
+    /// it (noted as its join, with no other task joined).
+    mutating func record(_ joiner: Joiner, awaiting work: JoinedWork) {
+        guard let trigger = joiner.trigger, live.contains(trigger) else { return }
+        switch work {
+        case .request(let number):
+            let ownRequest = parked[number]?.send.trigger == trigger
+            if ownRequest, joiner.tag != nil { return }
+            joined[trigger] = number
+            if !ownRequest { joinedTask[trigger] = parked[number]?.task }
+        case .clockWait(let waiting, let task):
+            guard trigger != waiting else { return }
+            joinedClock[trigger] = waiting
+            joinedTask[trigger] = task
         }
+        guessedJoins.remove(trigger)
+        triggers[trigger]?.everJoined = true
+        joinsSeen = true
     }
 
     /// Whether `send` is known only by its launch: it came with no trigger tag, or from work a
