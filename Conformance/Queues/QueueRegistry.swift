@@ -720,7 +720,7 @@ extension BundledImplementations {
                 SerialQueueOutboxAdapter.self, name: "SerialQueueOutbox", kind: .mutant,
                 summary: "From an outside trial: completion handlers over two serial dispatch queues; a sync checks "
                     + "the in-flight set on one hop and marks the task on a later one.",
-                ledger: [.fails("Q7", because: "two syncs both find op-1 free before either marks it in flight")],
+                ledger: [.fails("Q7", because: "two syncs both find one task free before either marks it in flight")],
                 // The race needs two passes started in the same instant, which the explorer never
                 // does: its schedules must replay the same way every time.
                 explorable: false),

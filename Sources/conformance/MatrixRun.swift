@@ -79,8 +79,8 @@ struct MatrixRun {
         let window = 4 * ProcessInfo.processInfo.activeProcessorCount
         // The implementations known to trap go first: when one traps, the supervisor reruns the
         // whole matrix with that cell reported as crashed, so the work its worker did before
-        // the trap is lost. Last in matrix order, they trapped after 21 of the matrix's 22
-        // seconds, and every run took 45 s.
+        // the trap is lost. Last in matrix order, they trapped when nearly the whole matrix was
+        // done, and every run did it twice.
         let trapping = Set(BundledImplementations.trapping.map(\.name))
         let order = selected.enumerated().filter { trapping.contains($0.element.implementation.name) }
             + selected.enumerated().filter { !trapping.contains($0.element.implementation.name) }

@@ -45,6 +45,24 @@ import Testing
         #expect(recorder.progress > before)
     }
 
+    @Test func aRecordedViolationKeepsTheStepsItPointsAt() {
+        let recorder = TimelineRecorder(tier: .required)
+        let kept = recorder.record("start")
+        recorder.record("round 2's send, twice")
+        recorder.add(Violation(summary: "two requests for op-6 in flight"))
+        recorder.collapse(after: kept, into: "round 2: nothing wrong")
+        #expect(recorder.lastStep == 2)
+    }
+
+    @Test func echoedStepsReadBackWithTheirCollapses() {
+        let echoed = [
+            "\(StepEcho.prefix)1. start", "\(StepEcho.prefix)2. round 2", "a subject's own line",
+            "\(StepEcho.prefix)3. round 2's send", "\(StepEcho.prefix)2. round 2: nothing wrong",
+            "\(StepEcho.prefix)3. round 3 ⏎ its send",
+        ].joined(separator: "\n")
+        #expect(StepEcho.parse(echoed) == ["start", "round 2: nothing wrong", "round 3\nits send"])
+    }
+
     @Test func listDifferenceShowsMissingAndExtraItems() {
         #expect(listDifference(expected: [1, 2, 3], actual: [1, 3, 3]) == """
             - 2  (position 2 expected)

@@ -29,7 +29,7 @@ public struct Transcript: Hashable, Sendable, CustomStringConvertible {
     /// Replaces every step after `step` with one step saying `text`: a stretch that showed
     /// nothing wrong (rounds of a check repeated to catch a race), summed up in one line.
     package mutating func collapse(after step: Int, into text: String) {
-        entries.removeSubrange(min(step, entries.count)...)
+        entries.removeSubrange(min(max(step, 0), entries.count)...)
         record(text)
     }
 

@@ -19,14 +19,20 @@ package enum StepEcho {
     }
 
     /// The step texts (numbers stripped) from a child's standard error, in order; other lines
-    /// are left out.
+    /// are left out. A step whose number is not past the last one replaces the steps from that
+    /// number on, as ``Transcript/collapse(after:into:)`` did in the child.
     package static func parse(_ standardError: String) -> [String] {
-        standardError.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix(prefix) else { return nil }
+        var steps: [String] = []
+        for line in standardError.split(separator: "\n") where line.hasPrefix(prefix) {
             let rest = line.dropFirst(prefix.count)
-            guard let dot = rest.firstIndex(of: ".") else { return String(rest) }
-            return String(rest[rest.index(after: dot)...].dropFirst())
-                .replacingOccurrences(of: " ⏎ ", with: "\n")
+            guard let dot = rest.firstIndex(of: "."), let number = Int(rest[..<dot]) else {
+                steps.append(String(rest))
+                continue
+            }
+            if number >= 1, number <= steps.count { steps.removeSubrange((number - 1)...) }
+            steps.append(
+                String(rest[rest.index(after: dot)...].dropFirst()).replacingOccurrences(of: " ⏎ ", with: "\n"))
         }
+        return steps
     }
 }

@@ -35,14 +35,17 @@ package final class TimelineRecorder: Sendable {
     }
 
     /// Replaces every step after `step` with one step saying `text` (see
-    /// ``Transcript/collapse(after:into:)``). The progress the watchdog reads still only grows.
+    /// ``Transcript/collapse(after:into:)``), unless a violation was recorded: the steps it
+    /// points at are kept. The progress the watchdog reads still only grows.
     package func collapse(after step: Int, into text: String) {
-        state.withLock { state in
-            let removed = state.transcript.entries.count - min(step, state.transcript.entries.count)
+        let summary: Int? = state.withLock { state in
+            guard state.violations.isEmpty, state.blocking == nil else { return nil }
+            let removed = state.transcript.entries.count - min(max(step, 0), state.transcript.entries.count)
             state.progress += removed
             state.transcript.collapse(after: step, into: text)
+            return state.transcript.entries.count
         }
-        if Self.echoesSteps { StepEcho.write(step: lastStep, text) }
+        if let summary, Self.echoesSteps { StepEcho.write(step: summary, text) }
     }
 
     /// Whether every step is also written to standard error as it is recorded (the environment

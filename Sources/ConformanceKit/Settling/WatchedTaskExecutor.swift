@@ -7,7 +7,8 @@ import Foundation
 /// Structured child tasks (a task group sending several tasks at once, `async let`) and default
 /// actors run on the task executor their task prefers, so work still on its way somewhere keeps
 /// this executor busy, however long the operating system holds the thread that runs it. Jobs run
-/// on Dispatch's global queue, concurrently, as on the default pool. Work that leaves the
+/// on Dispatch's global queue, concurrently, as on the default pool (the first jobs of tasks
+/// started together, where ``startingTogether(release:_:)`` says). Work that leaves the
 /// executor (the main actor, an app's own `DispatchQueue`, an unstructured `Task`) is not seen
 /// here.
 ///
@@ -20,7 +21,7 @@ package final class WatchedTaskExecutor: TaskExecutor, Sendable {
         var held = 0
         var enqueued = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// Jobs kept back while ``WatchedTaskExecutor/startingTogether(_:)`` starts tasks.
+        /// Jobs kept back while ``WatchedTaskExecutor/startingTogether(release:_:)`` starts tasks.
         var keptBack: [UnownedJob]?
     }
 
@@ -45,18 +46,20 @@ package final class WatchedTaskExecutor: TaskExecutor, Sendable {
     }
 
     /// Calls `start`, which starts tasks on this executor, and then runs the first job of each
-    /// of them as `release` says: one after the other on one thread, in the order they were
-    /// started, or each on a thread of its own, all let go at once.
+    /// of them (up to its first suspension) as `release` says, as a foreground resume and a
+    /// background sync start two sending passes in the same instant:
     ///
-    /// Two sending passes started together run up to their first suspension as two passes a
-    /// foreground resume and a background sync start in the same instant: work the first
-    /// hands to a thread of its own (a block on the app's serial `DispatchQueue`) rarely
-    /// finishes a claim before the other has begun. Without this, a queue that checks its
-    /// in-flight set on one hop of its queue and marks it on a later one sent a task once, not
-    /// twice, in 41 of 200 runs on a loaded machine (the ninth outside round's
-    /// `SerialQueueOutbox`). Rarely is not never: on a loaded machine the thread running the
-    /// first jobs can lose its core to the very thread it woke, which is why callers start
-    /// together many times, and both ways.
+    /// - ``FirstJobsRelease/backToBack``: one after the other on one thread, in the order they
+    ///   were started. Work the first hands to a thread of its own (a block on the app's serial
+    ///   `DispatchQueue`) rarely finishes a claim before the second has begun; rarely is not
+    ///   never, since on a loaded machine this thread can lose its core to the very thread it
+    ///   woke.
+    /// - ``FirstJobsRelease/atOnceOnOwnThreads``: each on a new thread of its own, all let go
+    ///   at once, so a claim checked and taken in two steps with no suspension between races on
+    ///   two cores.
+    ///
+    /// Q7 starts two passes together many times, both ways by turns: see its figures in
+    /// `Docs/WriteQueue.md`.
     package func startingTogether<Result>(
         release: FirstJobsRelease = .backToBack, _ start: () throws -> Result
     ) rethrows -> Result {
@@ -78,18 +81,19 @@ package final class WatchedTaskExecutor: TaskExecutor, Sendable {
         return try start()
     }
 
-    /// Runs each job on a new thread of its own; each thread waits until all have started,
-    /// spinning, so the jobs begin within a few microseconds of each other. A thread that
-    /// waited about a millisecond (its peers lost their cores) goes on alone: late, never stuck.
+    /// Runs each job on a new thread of its own; each thread spins until all have started, so
+    /// the jobs begin close together. A thread whose peers have not started within a
+    /// millisecond (they lost their cores) goes on alone: late, never stuck.
     private func runAtOnce(_ jobs: [UnownedJob]) {
         let arrived = Locked(rawValue: 0)
         for job in jobs {
             let thread = Thread {
                 arrived.withLock { $0 += 1 }
-                var spins = 0
-                while arrived.withLock({ $0 }) < jobs.count, spins < 50_000 { spins += 1 }
+                let deadline = DispatchTime.now().uptimeNanoseconds + 1_000_000
+                while arrived.withLock({ $0 }) < jobs.count, DispatchTime.now().uptimeNanoseconds < deadline {}
                 self.run(job)
             }
+            thread.name = "conformance: first job started together"
             thread.start()
         }
     }

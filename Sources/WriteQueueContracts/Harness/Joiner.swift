@@ -18,6 +18,6 @@ struct Joiner: Sendable {
 enum JoinedWork {
     /// The parked request with this number.
     case request(Int)
-    /// The clock wait of trigger `waiting`, on the task with hash `task`.
-    case clockWait(waiting: Int, task: Int?)
+    /// The clock wait of `trigger`, on the task with hash `task`.
+    case clockWait(trigger: Int, task: Int?)
 }

@@ -351,7 +351,7 @@ final class QueueStage: Sendable {
     /// that trigger's wait.
     private func noteClockJoin(of waiting: Int?, task: Int?, by joiner: Joiner) {
         if let waiting {
-            state.withLock { $0.record(joiner, awaiting: .clockWait(waiting: waiting, task: task)) }
+            state.withLock { $0.noteJoin(by: joiner, awaiting: .clockWait(trigger: waiting, task: task)) }
         }
         signal()
     }
@@ -727,14 +727,15 @@ extension QueueStage.State {
         if let entry = parked[number] {
             parked[number]?.priority = max(entry.priority, UInt8(truncatingIfNeeded: escalation.priority.rawValue))
         }
-        record(escalation.joiner, awaiting: .request(number))
+        noteJoin(by: escalation.joiner, awaiting: .request(number))
     }
 
-    /// Records that `joiner`'s trigger awaits `work`, from an escalation of the task waiting on
+    /// Notes that `joiner`'s trigger awaits `work`, from an escalation of the task waiting on
     /// it: a request, or a wait on the clock. A trigger's own work escalating its own request or
-    /// wait is no join; a probe of the trigger that sent a request proves the trigger waits on
-    /// it (noted as its join, with no other task joined).
-    mutating func record(_ joiner: Joiner, awaiting work: JoinedWork) {
+    /// wait is no join, nor is a probe of the trigger that waits on the clock; a probe of the
+    /// trigger that sent a request proves the trigger waits on it (noted as its join, with no
+    /// other task joined).
+    mutating func noteJoin(by joiner: Joiner, awaiting work: JoinedWork) {
         guard let trigger = joiner.trigger, live.contains(trigger) else { return }
         switch work {
         case .request(let number):

@@ -37,10 +37,12 @@ extension WriteQueueContract {
     }
 
     /// Starts two sending passes whose first jobs run as `release` says: back to back on one
-    /// thread (neither pass can finish a claim on a thread of the queue's own before the other
-    /// has begun), or each on a thread of its own, let go at once (a claim checked and taken
-    /// without a lock races on two cores).
-    private static func startTwoPassesTogether<A>(_ h: QueueHarness<A>, release: FirstJobsRelease = .backToBack) throws {
+    /// thread (a pass rarely can finish a claim on a thread of the queue's own before the other
+    /// has begun), or each on a thread of its own, let go at once (a claim checked and taken in
+    /// two steps races on two cores).
+    private static func startTwoPassesTogether<A>(
+        _ h: QueueHarness<A>, release: FirstJobsRelease = .backToBack
+    ) throws {
         try h.stage.startingTogether(release: release) {
             try h.startPass()
             try h.startPass()
@@ -55,18 +57,18 @@ extension WriteQueueContract {
     /// race is the operating system's choice: on a machine as loaded as the matrix's, a queue
     /// that checks its in-flight set on one hop of its own `DispatchQueue` and marks it on a
     /// later one (the ninth outside round's `SerialQueueOutbox`) sent a task once, not twice, at
-    /// 36 of 180 starts back to back and 67 of 180 on two threads, in runs of up to 3 and 7
-    /// misses; five starts missed it in 1 of 72 matrix runs. Each start is another chance to
+    /// 36 of 180 starts back to back and 67 of 180 on two threads, at most 3 and 7 starts in a
+    /// row; five starts missed it in 1 of 72 matrix runs. Each start is another chance to
     /// see the race; a correct queue never sends a task twice, however often. Rounds that saw
     /// nothing wrong are summed up in one step, so a failure shows the round that failed.
     private static func passesStartedTogetherAgain<A>(_ h: QueueHarness<A>) async throws {
         let cleanSince = h.recorder.lastStep
         for round in 2...passesStartedTogether {
             let release: FirstJobsRelease = round.isMultiple(of: 2) ? .atOnceOnOwnThreads : .backToBack
+            let how = release == .backToBack ? "back to back" : "on two threads at once"
             h.recorder.record(
                 "— two passes started together again (\(round) of \(passesStartedTogether), first jobs "
-                    + (release == .backToBack ? "back to back" : "on two threads at once")
-                    + "): which thread wins a race is the system's choice —")
+                    + "\(how)): which thread wins a race is the system's choice —")
             let first = 2 * round + 2
             for number in [first, first + 1] { try await h.submit(h.operation(number)) }
             try startTwoPassesTogether(h, release: release)
@@ -75,7 +77,8 @@ extension WriteQueueContract {
             h.recorder.collapse(
                 after: cleanSince,
                 into: "— two passes started together again in \(rounds) of \(passesStartedTogether) "
-                    + "(\(h.operation(6).id) to \(h.operation(first + 1).id)): no task was in flight twice —")
+                    + "(\(h.operation(6).id) to \(h.operation(first + 1).id)): "
+                    + "no task was in flight twice —")
         }
     }
 
