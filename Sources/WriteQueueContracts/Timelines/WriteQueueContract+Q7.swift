@@ -57,7 +57,7 @@ extension WriteQueueContract {
     /// race is the operating system's choice: on a machine as loaded as the matrix's, a queue
     /// that checks its in-flight set on one hop of its own `DispatchQueue` and marks it on a
     /// later one (the ninth outside round's `SerialQueueOutbox`) sent a task once, not twice, at
-    /// 36 of 180 starts back to back and 67 of 180 on two threads, at most 3 and 7 starts in a
+    /// 35 of 180 starts back to back and 64 of 180 on two threads, at most 3 and 7 starts in a
     /// row; five starts missed it in 1 of 72 matrix runs. Each start is another chance to
     /// see the race; a correct queue never sends a task twice, however often. Rounds that saw
     /// nothing wrong are summed up in one step, so a failure shows the round that failed.
