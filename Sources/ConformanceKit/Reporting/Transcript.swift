@@ -28,9 +28,14 @@ public struct Transcript: Hashable, Sendable, CustomStringConvertible {
 
     /// Replaces every step after `step` with one step saying `text`: a stretch that showed
     /// nothing wrong (rounds of a check repeated to catch a race), summed up in one line.
-    package mutating func collapse(after step: Int, into text: String) {
-        entries.removeSubrange(min(max(step, 0), entries.count)...)
+    /// - Returns: How many steps it removed.
+    @discardableResult
+    package mutating func collapse(after step: Int, into text: String) -> Int {
+        let kept = min(max(step, 0), entries.count)
+        let removed = entries.count - kept
+        entries.removeSubrange(kept...)
         record(text)
+        return removed
     }
 
     /// The steps up to and including `step`, one per line, the last one marked with `▶`.

@@ -40,9 +40,7 @@ package final class TimelineRecorder: Sendable {
     package func collapse(after step: Int, into text: String) {
         let summary: Int? = state.withLock { state in
             guard state.violations.isEmpty, state.blocking == nil else { return nil }
-            let removed = state.transcript.entries.count - min(max(step, 0), state.transcript.entries.count)
-            state.progress += removed
-            state.transcript.collapse(after: step, into: text)
+            state.progress += state.transcript.collapse(after: step, into: text)
             return state.transcript.entries.count
         }
         if let summary, Self.echoesSteps { StepEcho.write(step: summary, text) }
