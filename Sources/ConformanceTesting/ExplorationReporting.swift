@@ -2,12 +2,14 @@ import ConformanceKit
 import Testing
 
 /// Turns an explorer's result into Swift Testing issues.
+@usableFromInline
 enum ExplorationReporting {
     /// Records each unexpected finding of `result` as one issue at `sourceLocation` (an error,
     /// or a warning for a recommended rule when `strict` is `false`), with its transcript
     /// attached; an expected finding as a warning (shown, never failing); and an expected rule
     /// nothing broke as an error, so its `expecting` entry goes. Its headline (which counts what
     /// was skipped) is attached on every run, a pass included.
+    @usableFromInline
     static func record(_ result: ExplorationResult, strict: Bool, sourceLocation: SourceLocation) {
         for finding in result.findings {
             let expected = finding.kind.contract.map { result.expected.contains($0) } ?? false

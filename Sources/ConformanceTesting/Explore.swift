@@ -28,6 +28,7 @@ import Testing
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
+@inlinable
 public func explore<Adapter: PagerModelAdapter>(
     _ adapter: Adapter.Type, seed: UInt64 = 1, budget: Int = 2_000, maxSteps: Int = 24,
     strict: Bool = false, expecting: Set<ContractID> = [], requiredOnly: Bool = false,
@@ -57,10 +58,12 @@ public func explore<Adapter: PagerModelAdapter>(
 ///   - sourceLocation: Where the issue points; leave the default.
 /// - Returns: The result, for further checks.
 @discardableResult
+@inlinable
 public func explore<Adapter: PagerModelAdapter>(
     _ adapter: Adapter.Type, options: ExplorationOptions,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> ExplorationResult {
+    // Inlined in your test target, so that the explorer is compiled for your adapter's type.
     let result = await PagerExploration.explore(adapter, options: options)
     ExplorationReporting.record(result, strict: options.strict, sourceLocation: sourceLocation)
     return result

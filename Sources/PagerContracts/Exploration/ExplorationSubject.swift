@@ -23,21 +23,26 @@ struct ExplorationSubject: Sendable {
     /// The reference for the differential check, if any: its name and a fresh driver.
     var reference: (name: String, makeDriver: @Sendable () async -> any PagerDriving)?
 
-    /// A model-level adapter.
-    static func model<Adapter: PagerModelAdapter>(_ adapter: Adapter.Type) -> ExplorationSubject {
+    /// A model-level adapter, driven by `drivers`' fresh drivers (compiled for `adapter` where
+    /// the caller knows its type, see ``ModelPagerDriver/factory(_:)``).
+    static func model<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Adapter.self)
+    ) -> ExplorationSubject {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
             module: moduleName(of: Adapter.self), modes: [],
             appearsFirst: Adapter.capabilities.triggers.contains(.appear),
-            makeDriver: { _, _, _ in ModelPagerDriver<Adapter>() })
+            makeDriver: { _, _, _ in drivers() })
     }
 
     /// A model-level adapter compared, step by step, with a model-level reference.
     static func model<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
-        _ adapter: Adapter.Type, comparingWith reference: Reference.Type
+        _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
+        drivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Adapter.self),
+        referenceDrivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Reference.self)
     ) -> ExplorationSubject {
-        var subject = model(Adapter.self)
-        subject.reference = (String(describing: Reference.self), { ModelPagerDriver<Reference>() })
+        var subject = model(Adapter.self, drivers: drivers)
+        subject.reference = (String(describing: Reference.self), { referenceDrivers() })
         return subject
     }
 

@@ -24,10 +24,20 @@ public enum PagerExploration {
     ///   - adapter: The adapter type; each schedule gets a fresh instance.
     ///   - options: Strategy (random seed or exhaustive depth), budget, parallelism.
     /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
+    @inlinable
     public static func explore<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
-        await explore(.model(Adapter.self), options: options)
+        // Inlined at the caller, so that the drivers are compiled for `Adapter`.
+        await explore(Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), options: options)
+    }
+
+    /// ``explore(_:options:)`` over drivers made by `drivers`.
+    @usableFromInline
+    static func explore<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, options: ExplorationOptions
+    ) async -> ExplorationResult {
+        await explore(.model(Adapter.self, drivers: drivers), options: options)
     }
 
     /// Explores `adapter` and compares it, step by step, with `reference`: besides I1–I6, the
@@ -36,11 +46,26 @@ public enum PagerExploration {
     ///   - adapter: The adapter under check.
     ///   - reference: A correct adapter with the same conforming variations.
     ///   - options: Strategy, budget, parallelism.
+    @inlinable
     public static func explore<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
         _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
         options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
-        await explore(.model(Adapter.self, comparingWith: Reference.self), options: options)
+        // Inlined at the caller, so that the drivers are compiled for both types.
+        await explore(
+            Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), comparingWith: Reference.self,
+            referenceDrivers: ModelPagerDriver.factory(Reference.self), options: options)
+    }
+
+    /// ``explore(_:comparingWith:options:)`` over drivers made by `drivers` and `referenceDrivers`.
+    @usableFromInline
+    static func explore<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
+        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, comparingWith reference: Reference.Type,
+        referenceDrivers: @escaping ModelPagerDriver.Factory, options: ExplorationOptions
+    ) async -> ExplorationResult {
+        await explore(
+            .model(Adapter.self, comparingWith: Reference.self, drivers: drivers, referenceDrivers: referenceDrivers),
+            options: options)
     }
 
     /// Explores an async-level `adapter`: its real async code behind the kit's page source,

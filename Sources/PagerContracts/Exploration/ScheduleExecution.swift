@@ -102,6 +102,8 @@ final class ScheduleExecution {
     }
 
     let driver: any PagerDriving
+    /// The driver again when it steps synchronously (the model level), called without `await`.
+    private let synchronousDriver: (any SynchronousPagerDriving)?
     let capabilities: PagerCapabilities
     let recorder: TimelineRecorder?
     var usesCursors: Bool { capabilities.pagination == .cursors }
@@ -176,6 +178,7 @@ final class ScheduleExecution {
 
     init(driver: any PagerDriving, recorder: TimelineRecorder?) {
         self.driver = driver
+        self.synchronousDriver = driver as? any SynchronousPagerDriving
         self.capabilities = driver.capabilities
         self.recorder = recorder
     }
@@ -260,7 +263,13 @@ final class ScheduleExecution {
 
     /// Takes the first snapshot.
     func start() async {
-        state = await driver.state()
+        state = await driverState()
+    }
+
+    /// What the driver shows now, without an `async` call when it steps synchronously.
+    private func driverState() async -> PagerState {
+        if let synchronousDriver { return synchronousDriver.stateNow() }
+        return await driver.state()
     }
 
     /// A hash of what the user sees plus the kit's oracle and requests: two prefixes with the
@@ -333,7 +342,7 @@ final class ScheduleExecution {
             if lastTriggerRejected {
                 text += undo(mark)
             } else if nothingAccepted, requests.count == requestsBefore, !driver.lastTriggerWaits,
-                await driver.state() == before
+                await driverState() == before
             {
                 // A refresh before the generation's first page, which requested nothing and
                 // changed nothing, did not reload: no new generation (P11 is about a refresh
@@ -417,7 +426,7 @@ final class ScheduleExecution {
             try checkPendingRequestFailure()
             return true
         }
-        state = await driver.state()
+        state = await driverState()
         if stepBeganGeneration {
             stepBeganGeneration = false
             // Shown by the trigger itself (no answer was given in this step): taken as the
@@ -562,7 +571,12 @@ final class ScheduleExecution {
         appeared = true
         lastTriggerRejected = false
         let assumedBefore = driver.assumptionCount
-        let outcome = try await driver.perform(trigger)
+        let outcome =
+            if let synchronousDriver {
+                try synchronousDriver.performNow(trigger)
+            } else {
+                try await driver.perform(trigger)
+            }
         try requireNoAssumption(since: assumedBefore)
         switch outcome {
         case .started(let positions):
@@ -601,7 +615,12 @@ final class ScheduleExecution {
                 reason: "under answers already available, request #\(index + 1) was handed another answer than this step gives")
         }
         let assumedBefore = driver.assumptionCount
-        let positions = try await driver.answer(request: index, with: answer)
+        let positions =
+            if let synchronousDriver {
+                try synchronousDriver.answerNow(request: index, with: answer)
+            } else {
+                try await driver.answer(request: index, with: answer)
+            }
         try requireNoAssumption(since: assumedBefore)
         guard !positions.isEmpty else { return "" }
         let started = register(positions)

@@ -1,4 +1,5 @@
 /// A snapshot in the kit's terms: visible rows by the kit's row IDs, plus the reported state.
+@usableFromInline
 package struct PagerState: Hashable, Sendable, CustomStringConvertible {
     /// The visible items, mapped back to the kit's rows.
     package var visible: [VisibleItem]
@@ -12,6 +13,7 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
     package var hasProtocolError: Bool?
 
     /// Creates a state.
+    @usableFromInline
     package init(
         visible: [VisibleItem], isLoading: Bool? = nil, hasMore: Bool? = nil,
         showsError: Bool? = nil, hasProtocolError: Bool? = nil
@@ -25,6 +27,7 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
 
     /// The kit's view of an adapter's `snapshot`: each visible ID mapped back to the kit's row
     /// delivered under it (`rows`), the reported state as it is.
+    @inlinable
     package init<ItemID: Hashable>(_ snapshot: PagerSnapshot<ItemID>, rows: [ItemID: Int]) {
         self.init(
             visible: snapshot.visibleIDs.map { id in
@@ -58,6 +61,7 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
         return changed
     }
 
+    @usableFromInline
     package var description: String {
         var parts = ["visible \(visibleList)"]
         if let isLoading { parts.append("loading \(isLoading)") }
@@ -69,12 +73,14 @@ package struct PagerState: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One visible item in the kit's terms.
+@usableFromInline
 package enum VisibleItem: Hashable, Sendable, CustomStringConvertible {
     /// A row the kit delivered, by its kit ID.
     case row(Int)
     /// An ID the kit never delivered (described as the adapter reported it).
     case unrecognized(String)
 
+    @usableFromInline
     package var description: String {
         switch self {
         case .row(let id): String(id)

@@ -17,7 +17,7 @@ extension PagerContract {
             applicability: applicability(for: Adapter.capabilities), watchdog: options.watchdog
         ) { recorder in
             let timeline = PagerTimeline(
-                driver: ModelPagerDriver<Adapter>(), recorder: recorder, contract: self.id)
+                driver: ModelPagerDriver.factory(Adapter.self)(), recorder: recorder, contract: self.id)
             try await self.timeline(timeline)
         }
     }
@@ -27,12 +27,26 @@ extension ImplementationUnderCheck {
     /// A bundled pager driven at the model level through `adapter`; the explorer drives it too,
     /// unless `explorable` is `false` (a mutant whose bug no explored schedule can show, left to
     /// the fixed contracts that catch it).
+    @inlinable
     public static func pager<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
         ledger: Ledger = [], explorable: Bool = true
     ) -> ImplementationUnderCheck {
+        // Inlined at the caller, so that the explorer's drivers are compiled for `Adapter`.
+        modelPager(
+            Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), name: name, kind: kind,
+            summary: summary, ledger: ledger, explorable: explorable)
+    }
+
+    /// ``pager(_:name:kind:summary:ledger:explorable:)``, with the explorer's drivers made by
+    /// `drivers`.
+    @usableFromInline
+    static func modelPager<Adapter: PagerModelAdapter>(
+        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, name: String?,
+        kind: ImplementationKind, summary: String, ledger: Ledger, explorable: Bool
+    ) -> ImplementationUnderCheck {
         let explore: @Sendable (ExplorationOptions) async -> ExplorationResult = { options in
-            await PagerExploration.explore(Adapter.self, options: options)
+            await PagerExploration.explore(.model(Adapter.self, drivers: drivers), options: options)
         }
         return pagerImplementation(
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),

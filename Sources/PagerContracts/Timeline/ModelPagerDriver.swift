@@ -1,10 +1,32 @@
 /// Drives a ``PagerModelAdapter``: a synchronous state machine, fully deterministic.
-final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
-    private var adapter = Adapter()
-    private var tickets: [Adapter.Ticket] = []
-    private var rowsByItemID: [Adapter.ItemID: Int] = [:]
+///
+/// The driver itself is not generic: it calls the adapter through the closures of
+/// ``ModelPagerSession``, made by ``session(of:)`` where the adapter's type is known. Made from
+/// inlinable code at the caller (`PagerExploration.explore(_:options:)`,
+/// `ImplementationUnderCheck.pager(_:…)`), those closures are compiled for that one adapter
+/// type instead of through its generic metadata, which the explorer's hot loop paid on every
+/// step (a fifth of a model-level schedule's time, measured with `perf`).
+@usableFromInline
+final class ModelPagerDriver: SynchronousPagerDriving {
+    /// Makes a fresh driver over a fresh adapter instance; safe to call from any task.
+    @usableFromInline typealias Factory = @Sendable () -> ModelPagerDriver
 
-    var capabilities: PagerCapabilities { Adapter.capabilities }
+    let capabilities: PagerCapabilities
+    private let session: ModelPagerSession
+
+    @usableFromInline
+    init(capabilities: PagerCapabilities, session: ModelPagerSession) {
+        self.capabilities = capabilities
+        self.session = session
+    }
+
+    /// A factory of drivers over fresh instances of `adapter`, compiled for that type where
+    /// the caller inlines it.
+    @inlinable
+    static func factory<Adapter: PagerModelAdapter>(_ adapter: Adapter.Type) -> Factory {
+        { ModelPagerDriver(capabilities: Adapter.capabilities, session: ModelPagerSession(Adapter.self)) }
+    }
+
     var canDeliverTwice: Bool { true }
     var plannedAnswers: [Int] { [] }
     func holdsOtherAnswer(toRequest index: Int, than answer: PageAnswer) -> Bool { false }
@@ -17,41 +39,17 @@ final class ModelPagerDriver<Adapter: PagerModelAdapter>: PagerDriving {
     var lastTriggerWaits: Bool { false }
     func finish() async {}
 
-    func perform(_ trigger: PagerTrigger) async -> TriggerOutcome {
+    func performNow(_ trigger: PagerTrigger) -> TriggerOutcome {
         do {
-            let request: PageRequest<Adapter.Ticket>? =
-                switch trigger {
-                case .bottomReached: try adapter.bottomReached()
-                case .changeQuery(let query): try adapter.changeQuery(to: query)
-                case .refresh: try adapter.refresh()
-                case .retry: try adapter.retry()
-                case .fillScreen: try adapter.fillScreen()
-                case .appear: try adapter.appear()
-                }
-            return .started(register(request))
+            return .started(try session.perform(trigger).map { [$0] } ?? [])
         } catch {
             return .rejected(String(describing: error))
         }
     }
 
-    func answer(request index: Int, with answer: PageAnswer) async -> [PagePosition] {
-        let ticket = tickets[index]
-        switch answer {
-        case .page(let response):
-            for row in response.rows { rowsByItemID[Adapter.itemID(for: row)] = row.id }
-            return register(adapter.deliver(response, for: ticket))
-        case .failure(let failure):
-            return register(adapter.fail(failure, for: ticket))
-        }
+    func answerNow(request index: Int, with answer: PageAnswer) -> [PagePosition] {
+        session.answer(index, answer).map { [$0] } ?? []
     }
 
-    func state() async -> PagerState {
-        PagerState(adapter.snapshot(), rows: rowsByItemID)
-    }
-
-    private func register(_ request: PageRequest<Adapter.Ticket>?) -> [PagePosition] {
-        guard let request else { return [] }
-        tickets.append(request.ticket)
-        return [request.position]
-    }
+    func stateNow() -> PagerState { session.state() }
 }

@@ -1,4 +1,5 @@
 /// A UI event the timeline fires at the pager.
+@usableFromInline
 enum PagerTrigger: Hashable, Sendable, CustomStringConvertible {
     case bottomReached
     case changeQuery(String)
@@ -7,6 +8,7 @@ enum PagerTrigger: Hashable, Sendable, CustomStringConvertible {
     case fillScreen
     case appear
 
+    @usableFromInline
     var description: String {
         switch self {
         case .bottomReached: "bottom reached"
@@ -20,10 +22,12 @@ enum PagerTrigger: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// How the kit answers one request.
+@usableFromInline
 enum PageAnswer: Hashable, Sendable, CustomStringConvertible {
     case page(PageResponse)
     case failure(PageFailure)
 
+    @usableFromInline
     var description: String {
         switch self {
         case .page(let response): response.description
@@ -33,6 +37,7 @@ enum PageAnswer: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a trigger did: started requests (perhaps none), or was rejected with an error.
+@usableFromInline
 enum TriggerOutcome: Hashable, Sendable {
     case started([PagePosition])
     case rejected(String)
