@@ -23,26 +23,27 @@ struct ExplorationSubject: Sendable {
     /// The reference for the differential check, if any: its name and a fresh driver.
     var reference: (name: String, makeDriver: @Sendable () async -> any PagerDriving)?
 
-    /// A model-level adapter, driven by `drivers`' fresh drivers (compiled for `adapter` where
-    /// the caller knows its type, see ``ModelPagerDriver/factory(_:)``).
+    /// A model-level adapter, each schedule on a fresh driver from `driverFactory`: made by
+    /// ``ModelPagerDriver/factory(_:)`` in inlinable code, it is compiled for the adapter's type
+    /// where an optimised build knows it; made here, it is the generic build.
     static func model<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Adapter.self)
+        _ adapter: Adapter.Type, driverFactory: @escaping ModelPagerDriver.Factory
     ) -> ExplorationSubject {
         ExplorationSubject(
             name: String(describing: Adapter.self), typeName: String(describing: Adapter.self),
             module: moduleName(of: Adapter.self), modes: [],
             appearsFirst: Adapter.capabilities.triggers.contains(.appear),
-            makeDriver: { _, _, _ in drivers() })
+            makeDriver: { _, _, _ in driverFactory() })
     }
 
-    /// A model-level adapter compared, step by step, with a model-level reference.
+    /// A model-level adapter compared, step by step, with a model-level reference, each on
+    /// drivers from its own factory.
     static func model<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
-        _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
-        drivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Adapter.self),
-        referenceDrivers: @escaping ModelPagerDriver.Factory = ModelPagerDriver.factory(Reference.self)
+        _ adapter: Adapter.Type, driverFactory: @escaping ModelPagerDriver.Factory,
+        comparingWith reference: Reference.Type, referenceDriverFactory: @escaping ModelPagerDriver.Factory
     ) -> ExplorationSubject {
-        var subject = model(Adapter.self, drivers: drivers)
-        subject.reference = (String(describing: Reference.self), { referenceDrivers() })
+        var subject = model(Adapter.self, driverFactory: driverFactory)
+        subject.reference = (String(describing: Reference.self), { referenceDriverFactory() })
         return subject
     }
 

@@ -28,16 +28,16 @@ public enum PagerExploration {
     public static func explore<Adapter: PagerModelAdapter>(
         _ adapter: Adapter.Type, options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
-        // Inlined at the caller, so that the drivers are compiled for `Adapter`.
-        await explore(Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), options: options)
+        // Inlined at the caller, so that an optimised build compiles the drivers for `Adapter`.
+        await explore(Adapter.self, driverFactory: ModelPagerDriver.factory(Adapter.self), options: options)
     }
 
-    /// ``explore(_:options:)`` over drivers made by `drivers`.
+    /// ``explore(_:options:)`` over drivers made by `driverFactory`.
     @usableFromInline
     static func explore<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, options: ExplorationOptions
+        _ adapter: Adapter.Type, driverFactory: @escaping ModelPagerDriver.Factory, options: ExplorationOptions
     ) async -> ExplorationResult {
-        await explore(.model(Adapter.self, drivers: drivers), options: options)
+        await explore(.model(Adapter.self, driverFactory: driverFactory), options: options)
     }
 
     /// Explores `adapter` and compares it, step by step, with `reference`: besides I1–I6, the
@@ -51,20 +51,25 @@ public enum PagerExploration {
         _ adapter: Adapter.Type, comparingWith reference: Reference.Type,
         options: ExplorationOptions = ExplorationOptions()
     ) async -> ExplorationResult {
-        // Inlined at the caller, so that the drivers are compiled for both types.
+        // Inlined at the caller, so that an optimised build compiles the drivers for both types.
         await explore(
-            Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), comparingWith: Reference.self,
-            referenceDrivers: ModelPagerDriver.factory(Reference.self), options: options)
+            Adapter.self, driverFactory: ModelPagerDriver.factory(Adapter.self),
+            comparingWith: Reference.self, referenceDriverFactory: ModelPagerDriver.factory(Reference.self),
+            options: options)
     }
 
-    /// ``explore(_:comparingWith:options:)`` over drivers made by `drivers` and `referenceDrivers`.
+    /// ``explore(_:comparingWith:options:)`` over drivers made by `driverFactory` and
+    /// `referenceDriverFactory`.
     @usableFromInline
     static func explore<Adapter: PagerModelAdapter, Reference: PagerModelAdapter>(
-        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, comparingWith reference: Reference.Type,
-        referenceDrivers: @escaping ModelPagerDriver.Factory, options: ExplorationOptions
+        _ adapter: Adapter.Type, driverFactory: @escaping ModelPagerDriver.Factory,
+        comparingWith reference: Reference.Type, referenceDriverFactory: @escaping ModelPagerDriver.Factory,
+        options: ExplorationOptions
     ) async -> ExplorationResult {
         await explore(
-            .model(Adapter.self, comparingWith: Reference.self, drivers: drivers, referenceDrivers: referenceDrivers),
+            .model(
+                Adapter.self, driverFactory: driverFactory,
+                comparingWith: Reference.self, referenceDriverFactory: referenceDriverFactory),
             options: options)
     }
 

@@ -20,7 +20,8 @@ extension PagerSchedule {
     public func run<Adapter: PagerModelAdapter>(
         against adapter: Adapter.Type, options: RunOptions = RunOptions()
     ) async -> ContractReport {
-        await run(.model(Adapter.self), options: options)
+        // A replay runs one schedule: the generic build of the driver is fast enough.
+        await run(.model(Adapter.self, driverFactory: ModelPagerDriver.factory(Adapter.self)), options: options)
     }
 
     /// Replays this schedule against `adapter` and, step by step, against `reference`: besides
@@ -35,7 +36,11 @@ extension PagerSchedule {
         against adapter: Adapter.Type, comparingWith reference: Reference.Type,
         options: RunOptions = RunOptions()
     ) async -> ContractReport {
-        await run(.model(Adapter.self, comparingWith: Reference.self), options: options)
+        await run(
+            .model(
+                Adapter.self, driverFactory: ModelPagerDriver.factory(Adapter.self),
+                comparingWith: Reference.self, referenceDriverFactory: ModelPagerDriver.factory(Reference.self)),
+            options: options)
     }
 
     /// Replays this schedule against a fresh subject made by the async `adapter`, once per

@@ -573,7 +573,7 @@ final class ScheduleExecution {
         let assumedBefore = driver.assumptionCount
         let outcome =
             if let synchronousDriver {
-                try synchronousDriver.performNow(trigger)
+                synchronousDriver.performNow(trigger)
             } else {
                 try await driver.perform(trigger)
             }
@@ -617,7 +617,7 @@ final class ScheduleExecution {
         let assumedBefore = driver.assumptionCount
         let positions =
             if let synchronousDriver {
-                try synchronousDriver.answerNow(request: index, with: answer)
+                synchronousDriver.answerNow(request: index, with: answer)
             } else {
                 try await driver.answer(request: index, with: answer)
             }

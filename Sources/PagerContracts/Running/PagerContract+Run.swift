@@ -32,21 +32,22 @@ extension ImplementationUnderCheck {
         _ adapter: Adapter.Type, name: String? = nil, kind: ImplementationKind, summary: String,
         ledger: Ledger = [], explorable: Bool = true
     ) -> ImplementationUnderCheck {
-        // Inlined at the caller, so that the explorer's drivers are compiled for `Adapter`.
+        // Inlined at the caller, so that an optimised build compiles the explorer's drivers for
+        // `Adapter`.
         modelPager(
-            Adapter.self, drivers: ModelPagerDriver.factory(Adapter.self), name: name, kind: kind,
+            Adapter.self, driverFactory: ModelPagerDriver.factory(Adapter.self), name: name, kind: kind,
             summary: summary, ledger: ledger, explorable: explorable)
     }
 
     /// ``pager(_:name:kind:summary:ledger:explorable:)``, with the explorer's drivers made by
-    /// `drivers`.
+    /// `driverFactory`.
     @usableFromInline
     static func modelPager<Adapter: PagerModelAdapter>(
-        _ adapter: Adapter.Type, drivers: @escaping ModelPagerDriver.Factory, name: String?,
+        _ adapter: Adapter.Type, driverFactory: @escaping ModelPagerDriver.Factory, name: String?,
         kind: ImplementationKind, summary: String, ledger: Ledger, explorable: Bool
     ) -> ImplementationUnderCheck {
         let explore: @Sendable (ExplorationOptions) async -> ExplorationResult = { options in
-            await PagerExploration.explore(.model(Adapter.self, drivers: drivers), options: options)
+            await PagerExploration.explore(Adapter.self, driverFactory: driverFactory, options: options)
         }
         return pagerImplementation(
             name: name ?? String(describing: Adapter.self), subject: String(describing: Adapter.self),

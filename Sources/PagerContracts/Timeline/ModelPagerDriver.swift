@@ -1,11 +1,13 @@
 /// Drives a ``PagerModelAdapter``: a synchronous state machine, fully deterministic.
 ///
-/// The driver itself is not generic: it calls the adapter through the closures of
-/// ``ModelPagerSession``, made by ``session(of:)`` where the adapter's type is known. Made from
-/// inlinable code at the caller (`PagerExploration.explore(_:options:)`,
-/// `ImplementationUnderCheck.pager(_:…)`), those closures are compiled for that one adapter
-/// type instead of through its generic metadata, which the explorer's hot loop paid on every
-/// step (a fifth of a model-level schedule's time, measured with `perf`).
+/// The driver itself is not generic: it calls the adapter through the closures of a
+/// ``ModelPagerSession``, made by ``factory(_:)``. That factory is inlinable, and so are the
+/// entry points that reach it with the adapter's type (`PagerExploration.explore(_:options:)`,
+/// `ImplementationUnderCheck.pager(_:…)`): in an optimised build the closures are compiled
+/// for that one adapter type, in the module that names it, instead of through its generic
+/// metadata, which the explorer's hot loop paid on every step (about 15% of a model-level
+/// schedule's samples under `perf`). The fixed contracts and one-schedule replays make their
+/// driver in `PagerContracts`: the generic build, fast enough for one timeline.
 @usableFromInline
 final class ModelPagerDriver: SynchronousPagerDriving {
     /// Makes a fresh driver over a fresh adapter instance; safe to call from any task.
@@ -14,6 +16,7 @@ final class ModelPagerDriver: SynchronousPagerDriving {
     let capabilities: PagerCapabilities
     private let session: ModelPagerSession
 
+    /// A driver over `session`, an adapter instance declaring `capabilities`.
     @usableFromInline
     init(capabilities: PagerCapabilities, session: ModelPagerSession) {
         self.capabilities = capabilities

@@ -28,12 +28,17 @@ struct ModelPagerSession {
 /// adapter's own type.
 @usableFromInline
 final class ModelAdapterInstance<Adapter: PagerModelAdapter> {
+    /// The adapter instance, created with `init()`.
     @usableFromInline var adapter = Adapter()
+    /// The tickets of the requests it started, by request number (from 0).
     @usableFromInline var tickets: [Adapter.Ticket] = []
+    /// The kit's row ID of every row delivered, by the item ID the adapter gives it.
     @usableFromInline var rowsByItemID: [Adapter.ItemID: Int] = [:]
 
+    /// A fresh adapter instance, with no request started.
     @inlinable init() {}
 
+    /// Fires `trigger`; returns the position of the request it started, if any.
     @inlinable
     func perform(_ trigger: PagerTrigger) throws -> PagePosition? {
         let request: PageRequest<Adapter.Ticket>? =
@@ -48,6 +53,8 @@ final class ModelAdapterInstance<Adapter: PagerModelAdapter> {
         return register(request)
     }
 
+    /// Hands request `index` its answer (a page's rows are remembered by item ID first); returns
+    /// the position of the request that started, if any.
     @inlinable
     func answer(_ index: Int, _ answer: PageAnswer) -> PagePosition? {
         let ticket = tickets[index]
@@ -60,11 +67,13 @@ final class ModelAdapterInstance<Adapter: PagerModelAdapter> {
         }
     }
 
+    /// The adapter's snapshot, in the kit's terms.
     @inlinable
     func state() -> PagerState {
         PagerState(adapter.snapshot(), rows: rowsByItemID)
     }
 
+    /// Keeps the ticket of a request the adapter started, and returns its position.
     @inlinable
     func register(_ request: PageRequest<Adapter.Ticket>?) -> PagePosition? {
         guard let request else { return nil }

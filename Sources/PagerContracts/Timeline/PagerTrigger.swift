@@ -37,7 +37,6 @@ enum PageAnswer: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What a trigger did: started requests (perhaps none), or was rejected with an error.
-@usableFromInline
 enum TriggerOutcome: Hashable, Sendable {
     case started([PagePosition])
     case rejected(String)
