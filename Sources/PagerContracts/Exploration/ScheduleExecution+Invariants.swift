@@ -277,8 +277,8 @@ extension ScheduleExecution {
         return false
     }
 
-    static func rows(_ items: [VisibleItem]) -> Set<Int> {
-        Set(items.compactMap { if case .row(let id) = $0 { id } else { nil } })
+    static func rows(_ items: [VisibleItem]) -> RowSet {
+        RowSet(items.compactMap { if case .row(let id) = $0 { id } else { nil } })
     }
 
     static func list(_ items: [VisibleItem]) -> String {

@@ -17,16 +17,22 @@ enum ScheduleGenerator {
         // The weighted choice, drawn as `SplitMix64.pick(weighted:)` would draw it from
         // [(4, bottom), (1, retry), (1, query), (1, refresh)?, (1, fill)?, (7, deliver)?,
         // (2, fail)?, (1, redeliver)?] (the same roll, the same kinds in the same order), without
-        // building that array at every step: this is the explorer's innermost loop.
+        // building an array at every step: this is the explorer's innermost loop.
         let refresh = capabilities.triggers.contains(.refresh)
         let fill = capabilities.triggers.contains(.fillScreen)
         let total = 6 + (refresh ? 1 : 0) + (fill ? 1 : 0) + (open.isEmpty ? 0 : 9) + (canRedeliver ? 1 : 0)
         var roll = random.below(total)
         var kind = 0
-        for (weight, candidate, present) in [
-            (4, 0, true), (1, 1, true), (1, 2, true), (1, 3, refresh), (1, 4, fill), (7, 5, !open.isEmpty),
-            (2, 6, !open.isEmpty), (1, 7, canRedeliver),
-        ] where present {
+        for (candidate, weight) in Self.weights.enumerated() {
+            let present =
+                switch candidate {
+                case 3: refresh
+                case 4: fill
+                case 5, 6: !open.isEmpty
+                case 7: canRedeliver
+                default: true
+                }
+            guard present else { continue }
             kind = candidate
             if roll < weight { break }
             roll -= weight
@@ -38,8 +44,7 @@ enum ScheduleGenerator {
         case 4: return .fillScreen
         case 5:
             let number = open[random.below(open.count)]
-            let rowCounts = [0, 1, 1, 2, 2, 2, 3, 3, 3]
-            let rows = (0..<rowCounts[random.below(rowCounts.count)]).map { _ in 1 + random.below(8) }
+            let rows = (0..<Self.rowCounts[random.below(Self.rowCounts.count)]).map { _ in 1 + random.below(8) }
             let hasMore = !random.chance(1, in: 5)
             var cursor = PagerSchedule.CursorAnswer.next
             if capabilities.pagination == .cursors && hasMore {
@@ -49,8 +54,7 @@ enum ScheduleGenerator {
             return .deliver(request: number, rows: rows, hasMore: hasMore, cursor: cursor)
         case 6:
             let number = open[random.below(open.count)]
-            let failures: [PageFailure] = [.timeout, .timeout, .serverError(status: 503), .cancelled]
-            return .fail(request: number, failures[random.below(failures.count)])
+            return .fail(request: number, Self.failures[random.below(Self.failures.count)])
         case 7:
             let answered = execution.answeredWithPage
             return .redeliver(request: answered[random.below(answered.count)].number)
@@ -58,6 +62,15 @@ enum ScheduleGenerator {
             return .bottomReached
         }
     }
+
+    /// The weight of each kind of step, in the order drawn: bottom, retry, query change,
+    /// refresh, fill (when declared), deliver, fail (when a request is open), redeliver (when a
+    /// page can be delivered again).
+    private static let weights = [4, 1, 1, 1, 1, 7, 2, 1]
+    /// How many rows a random page has, drawn uniformly from this list.
+    private static let rowCounts = [0, 1, 1, 2, 2, 2, 3, 3, 3]
+    /// The failures a random step gives, drawn uniformly from this list.
+    private static let failures: [PageFailure] = [.timeout, .timeout, .serverError(status: 503), .cancelled]
 
     /// Every step of the exhaustive alphabet that can apply now: the triggers the adapter
     /// declares; for each open request two fresh descending rows with and without more pages,

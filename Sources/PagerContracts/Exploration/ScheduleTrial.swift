@@ -54,6 +54,8 @@ struct ScheduleTrial {
         await execution.start()
         var taken: [ScheduleExecution.TakenStep] = []
         var steps: [PagerSchedule.Step] = []
+        taken.reserveCapacity(maxSteps)
+        steps.reserveCapacity(maxSteps)
         var count = 0
         var hit: PagerExploration.Hit?
         var endedByAssumption = false

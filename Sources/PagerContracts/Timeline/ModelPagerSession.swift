@@ -25,15 +25,16 @@ struct ModelPagerSession {
 
 /// A model-level adapter instance, the tickets of its requests and the rows it was given by
 /// item ID. Its methods are inlinable so that ``ModelPagerSession`` compiles them for the
-/// adapter's own type.
+/// adapter's own type. Its state is `@exclusivity(unchecked)`, as `ScheduleExecution`'s: one
+/// schedule's task uses it, one call at a time.
 @usableFromInline
 final class ModelAdapterInstance<Adapter: PagerModelAdapter> {
     /// The adapter instance, created with `init()`.
-    @usableFromInline var adapter = Adapter()
+    @exclusivity(unchecked) @usableFromInline var adapter = Adapter()
     /// The tickets of the requests it started, by request number (from 0).
-    @usableFromInline var tickets: [Adapter.Ticket] = []
+    @exclusivity(unchecked) @usableFromInline var tickets: [Adapter.Ticket] = []
     /// The kit's row ID of every row delivered, by the item ID the adapter gives it.
-    @usableFromInline var rowsByItemID: [Adapter.ItemID: Int] = [:]
+    @exclusivity(unchecked) @usableFromInline var rowsByItemID: [Adapter.ItemID: Int] = [:]
 
     /// A fresh adapter instance, with no request started.
     @inlinable init() {}
