@@ -61,33 +61,38 @@ package func withWatchdog<Result: Sendable>(
     progress: (@Sendable () -> Int)? = nil,
     _ operation: @escaping @Sendable () async throws -> Result
 ) async throws -> Result {
-    let race = WatchdogRace<Result>()
+    let race = WatchdogRace<Result>(waitingFor: waitingFor, progress: progress)
     return try await withCheckedThrowingContinuation { continuation in
         race.install(continuation)
-        let task = Task {
-            do {
-                race.finish(.success(try await operation()))
-            } catch {
-                race.finish(.failure(error))
-            }
-        }
+        race.watch(
+            Task {
+                do {
+                    race.finish(.success(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            })
         // With progress, the limit is watched in quarters: it fires once four quarters in a row
         // saw no progress (a stall of one to one and a quarter limits).
         let quarters = progress == nil ? 1 : quartersPerLimit
         let (seconds, attoseconds) = (limit / quarters).components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        // The timer holds the race alone: once the operation finished, the race has let go of
+        // the task and the closures (and what they hold, a whole schedule's subject) while the
+        // timer still waits for its deadline.
         @Sendable func arm(seen: Int?, still: Int, total: Int) {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-                let now = progress?()
+                guard let watched = race.watched else { return }
+                let now = watched.progress?()
                 let still = now == seen ? still + 1 : 0
-                if still < quarters, total < quarters * maximumLimits, !race.isFinished {
+                if still < quarters, total < quarters * maximumLimits {
                     return arm(seen: now, still: still, total: total + 1)
                 }
                 let kind: WatchdogTimeout.Kind =
                     if still < quarters { .endless(limits: maximumLimits) } else if total >= quarters { .stalled } else { .whole }
-                let timeout = WatchdogTimeout(limit: limit, waitingFor: waitingFor(), kind: kind)
+                let timeout = WatchdogTimeout(limit: limit, waitingFor: watched.waitingFor(), kind: kind)
                 if race.finish(.failure(timeout)) {
-                    task.cancel()
+                    watched.task?.cancel()
                 }
             }
         }
@@ -95,7 +100,6 @@ package func withWatchdog<Result: Sendable>(
     }
 }
 
-/// How many parts a progress-aware watchdog reads progress in per limit.
 private let quartersPerLimit = 4
 
 /// How many limits a progress-aware watchdog lets pass in all while the timeline moves on.
@@ -103,13 +107,25 @@ private let maximumLimits = 8
 
 /// Resumes a continuation exactly once: with the operation's result or the watchdog's.
 private final class WatchdogRace<Result: Sendable>: Sendable {
+    /// What the timer reads while the operation runs.
+    struct Watched: Sendable {
+        let waitingFor: @Sendable () -> String
+        let progress: (@Sendable () -> Int)?
+        var task: Task<Void, Never>?
+    }
+
     private struct State {
         var continuation: CheckedContinuation<Result, any Error>?
         var pending: Swift.Result<Result, any Error>?
-        var finished = false
+        /// `nil` once the race is finished.
+        var watched: Watched?
     }
 
-    private let state = Locked(rawValue: State())
+    private let state: Locked<State>
+
+    init(waitingFor: @escaping @Sendable () -> String, progress: (@Sendable () -> Int)?) {
+        state = Locked(rawValue: State(watched: Watched(waitingFor: waitingFor, progress: progress)))
+    }
 
     func install(_ continuation: CheckedContinuation<Result, any Error>) {
         let early: Swift.Result<Result, any Error>? = state.withLock { state in
@@ -120,15 +136,19 @@ private final class WatchdogRace<Result: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    /// Whether the race is decided.
-    var isFinished: Bool { state.withLock { $0.finished } }
+    /// Keeps the operation's task, to cancel it on a timeout (unless the race already ended).
+    func watch(_ task: Task<Void, Never>) {
+        state.withLock { state in state.watched?.task = task }
+    }
 
-    /// Returns `true` if this call decided the race.
+    /// What the timer reads, or `nil` once the race is finished.
+    var watched: Watched? { state.withLock { $0.watched } }
+
     @discardableResult
     func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
         let winner: CheckedContinuation<Result, any Error>?? = state.withLock { state in
-            guard !state.finished else { return .none }
-            state.finished = true
+            guard state.watched != nil else { return .none }
+            state.watched = nil
             guard let continuation = state.continuation else {
                 state.pending = result
                 return .some(nil)
