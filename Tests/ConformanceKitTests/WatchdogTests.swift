@@ -37,6 +37,31 @@ import Testing
         #expect(value == 42)
     }
 
+    /// A watchdog lets go of what it watched when the operation ends, not at its deadline: its
+    /// timer held the closures describing the wait, and through them a whole explored schedule
+    /// (subject, scheduler, transcript) for 30 s, so a search kept thousands in memory.
+    @Test func aFinishedWatchdogLetsGoOfWhatItWatched() async throws {
+        weak var watched: WatchedSchedule?
+        do {
+            let schedule = WatchedSchedule()
+            watched = schedule
+            #expect(try await Self.watch(schedule) == 42)
+        }
+        #expect(watched == nil, "the watchdog still holds the schedule it watched, after the operation ended")
+    }
+
+    private final class WatchedSchedule: Sendable {}
+
+    /// Watches an operation that ends at once, with a wait description and a progress count
+    /// that hold `schedule` (the operation's own task may still be unwinding when this returns,
+    /// so it holds nothing).
+    private static func watch(_ schedule: WatchedSchedule) async throws -> Int {
+        try await withWatchdog(
+            limit: .seconds(600), waitingFor: { "\(ObjectIdentifier(schedule))" },
+            progress: { withExtendedLifetime(schedule) { 0 } }
+        ) { 42 }
+    }
+
     /// A timeline that keeps moving runs past the limit: the watchdog reads progress every
     /// quarter of it (here the reads themselves let the body finish, on the sixth, past one
     /// and a quarter limits). The limit leaves the body's task more than six limits to run once
