@@ -100,6 +100,7 @@ package func withWatchdog<Result: Sendable>(
     }
 }
 
+/// How many parts a progress-aware watchdog reads progress in per limit.
 private let quartersPerLimit = 4
 
 /// How many limits a progress-aware watchdog lets pass in all while the timeline moves on.
@@ -144,6 +145,7 @@ private final class WatchdogRace<Result: Sendable>: Sendable {
     /// What the timer reads, or `nil` once the race is finished.
     var watched: Watched? { state.withLock { $0.watched } }
 
+    /// Returns `true` if this call decided the race.
     @discardableResult
     func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
         let winner: CheckedContinuation<Result, any Error>?? = state.withLock { state in
