@@ -449,6 +449,8 @@ final class ScheduleExecution {
         try checkPendingRequestFailure()
         let startedCurrent = requests[requestsBefore...].contains { $0.generation == generation }
         try checkState(before: before, staleAnswer: staleAnswer, startedCurrentRequest: startedCurrent)
+        // Tested here as well as in the callee: a step with no reference to compare with (most
+        // of them) then makes no async call.
         if shadow != nil { try await compareWithReference(step) }
         return true
     }
