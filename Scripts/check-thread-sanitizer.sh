@@ -52,6 +52,7 @@ if [ "$races" -ne 0 ]; then
     exit 1
 fi
 if [ "$status" -ne 0 ]; then
+    Scripts/recorded-issues.sh "$log" >&2
     echo "tsan: a test failed under the thread sanitizer" >&2
     exit 1
 fi
