@@ -40,7 +40,7 @@ fail() { echo "check-html-report: $*" >&2; exit 1; }
 # A failed Swift Testing run's own lines about what failed (known issues left out: the ledger
 # expects them), with each issue's message, then the log's last lines.
 unexpected_issues() {
-    grep -E -A12 '(recorded an issue|✘ Test (case )?.*failed)' "$1" | grep -vE 'recorded a known issue' | head -60 || true
+    Scripts/recorded-issues.sh "$1"
     echo "…"
     tail -8 "$1"
 }
