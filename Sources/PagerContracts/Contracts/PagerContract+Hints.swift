@@ -45,4 +45,18 @@ extension PagerContract {
 
     /// The hint for breaking `rule`.
     static func hint(_ rule: ContractID) -> String { hints[rule] ?? "" }
+
+    /// The hint when a stale answer's only effect was to end the loading state: its own
+    /// handling was right but for a cleanup that runs on every path (an outside round's
+    /// `defer { isLoading = false }` in a load task whose late answer was dropped). The fixed
+    /// timelines and the explorer both lead with it, before the rule's own hint.
+    static let loadingCleanupHint =
+        "Only the loading state changed: a cleanup that runs whatever the answer (a `defer { isLoading "
+        + "= false }` in the load, or a line after the await placed before the ticket check) ended the "
+        + "loading state of the request in flight. End it only on the path that accepted the answer."
+
+    /// Whether the only change from `before` to `now` is the loading state ending.
+    static func onlyLoadingEnded(from before: PagerState, to now: PagerState, changes: [String]) -> Bool {
+        before.isLoading == true && now.isLoading == false && changes.count == 1
+    }
 }

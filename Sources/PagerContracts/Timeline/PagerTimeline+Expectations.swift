@@ -189,21 +189,14 @@ extension PagerTimeline {
         let now = await state()
         let changed = now.changes(since: before)
         guard !changed.isEmpty else { return }
-        // Only the spinner went out: the stale answer's own handling was right but for a
-        // cleanup that runs on every path (the seventh outside round's `defer { isLoading =
-        // false }` in a load task whose late answer was dropped).
-        let onlyLoadingEnded = before.isLoading == true && now.isLoading == false && changed.count == 1
         throw violation(
             "Expected nothing to change after \(action), but "
                 + changed.joined(separator: " and ") + ".",
             expected: "state: \(before)",
             actual: "state: \(now)",
             difference: listDifference(expected: before.visible, actual: now.visible),
-            hint: onlyLoadingEnded
-                ? "Only the loading state changed: a cleanup that runs whatever the answer (a `defer { isLoading "
-                    + "= false }` in the load, or a line after the await placed before the ticket check) ended the "
-                    + "loading state of the request in flight. End it only on the path that accepted the answer."
-                    + (hint.map { " " + $0 } ?? "")
+            hint: PagerContract.onlyLoadingEnded(from: before, to: now, changes: changed)
+                ? PagerContract.loadingCleanupHint + (hint.map { " " + $0 } ?? "")
                 : hint)
     }
 
