@@ -293,7 +293,7 @@ extension QueueScheduleExecution {
                 "Q7", "Expected at most one request for \(h.operationLabel(for: send.request.body)) in flight, but sends #\(send.number) and #\(twin.number) are, started "
                     + (apart == .zero ? "at the same instant" : "\(ManualClock.format(apart)) apart, within the declared request timeout of \(ManualClock.format(timeout))") + ".",
                 expected: "1 request in flight",
-                actual: [send, twin].map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }.joined(separator: ", "),
+                actual: [send, twin].map { "send #\($0.number) (\(h.origin(of: $0)))" }.joined(separator: ", "),
                 hint: "Take a send lease for the task before sending, and skip leased tasks.")
         }
     }

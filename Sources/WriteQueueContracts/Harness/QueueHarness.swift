@@ -480,7 +480,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// Which trigger (or, for a request with no task-local tag, which launch) sent `send`.
     func origin(of send: ParkedSend) -> String {
         guard send.trigger == nil else { return stage.label(of: send.trigger) }
-        return "launch #\(send.instance), from outside the kit's task (a DispatchQueue or callback)"
+        return "launch #\(send.instance), from outside the kit's task: a DispatchQueue or callback"
     }
 
     /// The queue instances that are running (launched and not crashed).

@@ -106,6 +106,10 @@ extension WriteQueueContract {
     /// starts a sending pass on `instance` (the latest when `nil`), as a later sync would.
     private static func laterSyncWhileInFlight<A>(_ h: QueueHarness<A>, on instance: Int?) async throws {
         try await h.settle("the passes to return, park a request, or wait on the clock")
+        // Judged before the later sync starts, so a failure points at the passes that sent
+        // twice, not at the later sync (the twenty-sixth trial's uploader: ▶ on step 11, the
+        // double send at step 8).
+        try await checkSingleSender(h.openSends, h)
         guard let inFlight = h.openSends.first else {
             if let instance { try h.startPass(on: instance) }
             return
@@ -168,6 +172,15 @@ extension WriteQueueContract {
             hint: "Check that a completed task is never sent again.")
     }
 
+    /// `send #1, send #3 (both from trigger #4)`, or each send with its own origin.
+    private static func sendsWithOrigins<A>(_ sends: [ParkedSend], _ h: QueueHarness<A>) -> String {
+        let origins = sends.map { h.origin(of: $0) }
+        if let origin = origins.first, origins.allSatisfy({ $0 == origin }) {
+            return sends.map { "send #\($0.number)" }.joined(separator: ", ") + " (\(sends.count == 2 ? "both" : "all") \(origin))"
+        }
+        return zip(sends, origins).map { "send #\($0.number) (\($1))" }.joined(separator: ", ")
+    }
+
     /// Fails when some task has two requests in `open`.
     private static func checkSingleSender<A>(_ open: [ParkedSend], _ h: QueueHarness<A>) async throws {
         var byOperation: [String: [ParkedSend]] = [:]
@@ -178,14 +191,14 @@ extension WriteQueueContract {
             .min(by: { $0.value[1].number < $1.value[1].number })
         {
             let hint = "Take a send lease for the task (in the persistence layer when instances "
-                + "share storage) before sending, and skip leased tasks."
+                + "share storage) before sending, and skip leased tasks: mark the task as sending "
+                + "in the same step that picks it, before the first await or hop to another queue."
             let note = await h.ownQueuesNote()
             throw h.violation(
                 "Expected at most one request for \(label) in flight, but \(twice.count) were "
                     + "in flight at once.",
                 expected: "1 request for \(label)",
-                actual: twice.map { "send #\($0.number) (\(h.stage.label(of: $0.trigger)))" }
-                    .joined(separator: ", "),
+                actual: sendsWithOrigins(twice, h),
                 hint: note.map { hint + " " + $0 } ?? hint)
         }
     }
