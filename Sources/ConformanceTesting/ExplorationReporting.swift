@@ -18,7 +18,7 @@ enum ExplorationReporting {
             #if compiler(>=6.2)
                 Issue.record(Comment(rawValue: text), severity: isError ? .error : .warning, sourceLocation: sourceLocation)
                 Attachment.record(
-                    finding.report.fullText, named: "explore \(result.subject) \(finding.invariant.id).txt",
+                    finding.report.fullText, named: "explore \(result.subject) \(runName(result)) \(finding.invariant.id).txt",
                     sourceLocation: sourceLocation)
             #else
                 if isError { Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation) }
@@ -31,7 +31,7 @@ enum ExplorationReporting {
             // found a passing queue exploration said nothing at all.
             Attachment.record(
                 ([result.headline] + (result.unreproducedReport.map { [$0] } ?? [])).joined(separator: "\n\n"),
-                named: "explore \(result.subject) summary.txt", sourceLocation: sourceLocation)
+                named: "explore \(result.subject) \(runName(result)) summary.txt", sourceLocation: sourceLocation)
         #endif
         for id in result.expectedButNotFound {
             Issue.record(
@@ -40,6 +40,16 @@ enum ExplorationReporting {
                         + "(listed in `expecting`) but no schedule broke it in \(result.schedules) schedules "
                         + "(\(result.strategy)): if the bug is fixed, remove it from `expecting`."),
                 sourceLocation: sourceLocation)
+        }
+    }
+
+    /// `seed 7` or `depth 5`: in an attachment's name, so the files a run over several seeds
+    /// writes (each with a suffix Swift Testing adds) say which run they are (an outside trial
+    /// opened each to find its seed).
+    private static func runName(_ result: ExplorationResult) -> String {
+        switch result.strategy {
+        case .random(let seed): "seed \(seed)"
+        case .exhaustive(let depth): "depth \(depth)"
         }
     }
 }
