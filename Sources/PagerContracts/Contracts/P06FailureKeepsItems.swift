@@ -45,6 +45,9 @@ extension PagerContract {
             \.showsError, false, named: "the error state", after: "the retried \(p2) arrived")
         let page3 = try t.expectOneRequest(
             try await t.bottomReached(), forPage: 3, after: "bottom reached after the retry succeeded")
+        // Named by the pager's own number, as page 2 is (the twenty-seventh trial's controller
+        // had chained two filler pages: "page 3" named its page 5).
+        let p3 = "page \(t.actualPage(3))"
 
         // A cancellation error of the request in flight (the system cancelled it: the app went
         // to the background, the session was invalidated) is a failure of the current page
@@ -53,12 +56,12 @@ extension PagerContract {
         try await t.fail(page3, with: .cancelled)
         try await t.expectState(
             \.isLoading, false, named: "the loading state",
-            after: "page 3's own request ended with a cancellation error",
+            after: "\(p3)'s own request ended with a cancellation error",
             hint: "Only a non-current request's cancellation may be ignored: check the ticket first, then clear the loading state for the request in flight.")
         var askedAgain = try await t.bottomReached()
         if askedAgain.isEmpty { askedAgain = try await t.retry() }
         let page3Again = try t.expectOneRequest(
-            askedAgain, forPage: 3, after: "bottom reached (or retry) after page 3 was cancelled", hint: samePage)
+            askedAgain, forPage: 3, after: "bottom reached (or retry) after \(p3) was cancelled", hint: samePage)
         guard t.capabilities.triggers.contains(.refresh) else { return }
 
         // A refresh's first page that fails is the current page too: what the list shows stays
