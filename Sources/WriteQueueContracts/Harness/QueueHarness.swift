@@ -186,6 +186,17 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// relaunch; storage and the time of day go on.
     func crash(afterTheServerCommits committed: [ParkedSend] = [], restartingThePhone: Bool = false) async throws {
         try await settle("every trigger to return or park before the crash")
+        // A pass settles once it parked a request, but a concurrent pass's other children may
+        // still be handling an answer already given, or saving, in jobs queued on the global
+        // executor (a sync drained in `Task { … }`). Crashed there, the 400 the kit counted as
+        // given was never handled, and the dropped instance's children saved their stale task
+        // list after the relaunch read storage, erasing a new submit: the twenty-eighth outside
+        // trial's correct `NotesOutbox` got false Q9, Q1 and Q12 findings from the explorer in
+        // 5 to 18 of 30 replays. The process dies at a quiet moment: that work runs out first.
+        if GlobalExecutorWatch.current != nil {
+            await drainQueuedWork()
+            try await settle("every trigger to return or park before the crash")
+        }
         for send in committed {
             let reply = ledger.receive(send.request, fault: .commitThenDrop)
             recorder.record(
