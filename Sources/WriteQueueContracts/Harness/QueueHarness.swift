@@ -192,7 +192,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
         // given was never handled, and the dropped instance's children saved their stale task
         // list after the relaunch read storage, erasing a new submit: the twenty-eighth outside
         // trial's correct `NotesOutbox` got false Q9, Q1 and Q12 findings from the explorer in
-        // 5 to 18 of 30 replays. The process dies at a quiet moment: that work runs out first.
+        // 9 to 22 of 30 replays (0 to 1 since). The process dies at a quiet moment: that work runs out first.
         if GlobalExecutorWatch.current != nil {
             await drainQueuedWork()
             try await settle("every trigger to return or park before the crash")
