@@ -772,12 +772,23 @@ extension QueueStage.State {
     /// (Without it, a request read 25 at registration while the pass that sent it had been
     /// escalated to 33 by its joiner; the next pass started at 33, joined unseen, and the
     /// schedule ended on the watchdog in 1 replay of 1,000.)
+    ///
+    /// So does the priority of a live trigger whose work has a request parked: a probe that
+    /// raised the trigger raised the task it awaits, and a child that task creates afterwards
+    /// registers at its creation priority, lower. (Without it, the twenty-eighth trial's outbox,
+    /// whose pass awaits a drain in `Task { … }` that sends from a task group, parked a request
+    /// at 25 under a pass raised to 33; the next pass started at 33, its join of the drain
+    /// escalated nothing, and the schedule ended on the watchdog in about 1 replay of 2.)
     var joinablePriority: UInt8 {
         var highest: UInt8 = 0
         // A loop, not `filter`/`map` closures: a closure capturing the inout state copies it.
-        for parked in parked.values where !parked.send.isCallback && parked.priority > highest {
+        for parked in parked.values where !parked.send.isCallback {
             if isDead(parked.send) { continue }
-            highest = parked.priority
+            var priority = parked.priority
+            if let trigger = parked.send.trigger, live.contains(trigger), let raised = triggers[trigger]?.priority {
+                priority = max(priority, raised)
+            }
+            highest = max(highest, priority)
         }
         for joiner in joinedTask.keys where live.contains(joiner) {
             if let priority = triggers[joiner]?.priority, priority > highest { highest = priority }

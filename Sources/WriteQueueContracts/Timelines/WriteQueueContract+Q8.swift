@@ -8,8 +8,9 @@ extension WriteQueueContract {
     /// new task is submitted during the third wait, which must not end it), every retry carries
     /// the same key and body, and a retry does come once it is due. A capped queue is retried 70 times: past
     /// the 64th attempt, where a doubling computed with a shift (`1 << attempt`) overflows into a
-    /// negative or zero delay. Once the delay has sat at the cap twice, the transcript shows the
-    /// remaining retries as one line.
+    /// negative or zero delay. Once the delay is steady (it sat at the cap twice, or, randomised,
+    /// three retries in a row waited no longer than the longest before them), the transcript
+    /// shows the remaining retries as one line, and a crash and relaunch follow.
     ///
     /// A queue that waits on the clock is measured exactly (the kit moves the clock to the
     /// deadline it waits for). A queue that keeps due times in storage and waits on nothing is
@@ -32,8 +33,11 @@ extension WriteQueueContract {
         // The clock step each delay was measured in (`nil`: measured exactly, at a wait's deadline).
         var steps: [Duration?] = []
         var atCap = 0
+        /// The longest delay so far, and how many retries in a row have not waited longer.
+        var longest = Duration.zero
+        var notLonger = 0
         var flat = 0
-        /// The retry from which the delay sat at the cap, once it did twice.
+        /// The retry from which the delay was steady (at the cap twice, or no longer growing).
         var steadyFrom: Int?
         /// How many retries the queue's own pass sent, waiting on the clock in between.
         var retriesInPass = 0
@@ -118,7 +122,12 @@ extension WriteQueueContract {
                 hint: "Backoff changes when a task is sent, never what is sent.")
             if let cap {
                 atCap = delay + resolution >= cap ? atCap + 1 : 0
-                if atCap == 2, steadyFrom == nil { steadyFrom = delays.count + 1 }
+                notLonger = delay > longest + resolution ? 0 : notLonger + 1
+                longest = max(longest, delay)
+                // Steady once it sat at the cap twice, or, randomised (a jittered delay seldom
+                // meets its cap twice in a row), once three retries in a row waited no longer
+                // than the longest before them: the growth is over, the cap holds it.
+                if atCap == 2 || notLonger == 3, steadyFrom == nil { steadyFrom = delays.count + 1 }
             } else {
                 let steady = previous.map { delay <= $0 + resolution } ?? false
                 flat = steady ? flat + 1 : 0
@@ -178,7 +187,7 @@ extension WriteQueueContract {
         try await h.submit(h.operation(2))
     }
 
-    /// After the delay sat at the cap: one more 503, a crash, a relaunch. The queue may resend
+    /// After the delay was steady: one more 503, a crash, a relaunch. The queue may resend
     /// at once (a due time kept in memory is gone), but within twice the cap: a backoff rebuilt
     /// from a stored attempt count must be capped too (the fifteenth trial's `NoteSyncOutbox`
     /// waited 2^16 s after a relaunch). Twice, not once: a queue whose worker ticks sends at
