@@ -71,7 +71,7 @@ let package = Package(
                 "Pagers/Adopters/TwentyFirstTrial/README.md", "Queues/TwentyFirstTrial/README.md",
                 "Pagers/Adopters/TwentySecondTrial/README.md", "Queues/TwentySecondTrial/README.md",
                 "Pagers/Adopters/TwentyThirdTrial/README.md", "Queues/TwentyThirdTrial/README.md",
-                "Queues/OutsideTrial/RoundNine/README.md",
+                "Queues/OutsideTrial/RoundNine/README.md", "Queues/OutsideTrial/NotesOutbox/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -49,6 +49,7 @@ extension BundledImplementations {
             + twentyFirstTrialQueues
             + twentySecondTrialQueues
             + twentyThirdTrialQueues
+            + twentyEighthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -794,6 +795,22 @@ extension BundledImplementations {
                 ledger: [
                     .fails("Q6", because: "two separate adds of the same meal carry one key"),
                     .blocked("Q12", by: "Q6", because: "its two identical creates are sent under one key"),
+                ]),
+        ]
+    }
+
+    static var twentyEighthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                NotesOutboxAdapter.self, name: "NotesOutbox", kind: .adopter,
+                summary: "Twenty-eighth-trial actor over one JSON file: edits merged into updates never sent, a sync "
+                    + "that drains in Task { } and sends three at once in a task group, jittered backoff on the clock."),
+            .queue(
+                BuggyNotesOutboxAdapter.self, name: "BuggyNotesOutbox", kind: .mutant,
+                summary: "The same outbox with its merge guard kept only in memory: an update whose request was "
+                    + "in flight when the app died takes the edit made after the relaunch.",
+                ledger: [
+                    .fails("Q2", because: "the relaunch resends the update's key with the later edit's body"),
                 ]),
         ]
     }

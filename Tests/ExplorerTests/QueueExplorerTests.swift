@@ -63,6 +63,7 @@ struct PastedQueueExplorerOutput {
         ("PreferencesOutbox", "Q2"),
         ("SerialQueueFileOutbox", "Q9"),
         ("MergingDraftSyncQueue", "Q2"),
+        ("BuggyNotesOutbox", "Q2"),
         ("HeadOfLineOutbox", "Q3"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),

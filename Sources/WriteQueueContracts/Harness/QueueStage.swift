@@ -625,6 +625,12 @@ final class QueueStage: Sendable {
                     evidence = "waits on the clock"
                 } else if let request = state.joined[number], state.parked[request] != nil {
                     evidence = "joined request #\(request)"
+                        + (state.guessedJoins.contains(number) ? " (a guess: no priority was left to see it)" : "")
+                } else if let other = state.joinedClock[number], waiting.contains(other),
+                    let waitingTrigger = state.triggers[other]
+                {
+                    evidence = "joined \"\(waitingTrigger.label)\", which waits on the clock"
+                        + (state.guessedJoins.contains(number) ? " (a guess: no priority was left to see it)" : "")
                 } else if let task = state.joinedTask[number], state.isBlocked(task: task, waitingTasks: clock.waitingTasks) {
                     evidence = "joined a task that is blocked again (a later request, or the clock)"
                 } else {
@@ -739,6 +745,12 @@ extension QueueStage.State {
         guard let trigger = joiner.trigger, live.contains(trigger) else { return }
         switch work {
         case .request(let number):
+            // The request was answered: its task goes on (to its next request or a backoff)
+            // with its escalation handler still installed. A later escalation of it names no
+            // parked request, and must not replace evidence the joiner has (a probe reached the
+            // parked request first, then this one, and left the joiner with none: the
+            // twenty-eighth trial's outbox hung on the watchdog).
+            guard parked[number] != nil else { return }
             let ownRequest = parked[number]?.send.trigger == trigger
             if ownRequest, joiner.tag != nil { return }
             joined[trigger] = number
@@ -773,25 +785,22 @@ extension QueueStage.State {
     /// escalated to 33 by its joiner; the next pass started at 33, joined unseen, and the
     /// schedule ended on the watchdog in 1 replay of 1,000.)
     ///
-    /// So does the priority of a live trigger whose work has a request parked: a probe that
-    /// raised the trigger raised the task it awaits, and a child that task creates afterwards
-    /// registers at its creation priority, lower. (Without it, the twenty-eighth trial's outbox,
-    /// whose pass awaits a drain in `Task { … }` that sends from a task group, parked a request
-    /// at 25 under a pass raised to 33; the next pass started at 33, its join of the drain
-    /// escalated nothing, and the schedule ended on the watchdog in about 1 replay of 2.)
+    /// So does the priority of every live trigger: a probe that raised a trigger raised the
+    /// task it awaits, and a child that task creates afterwards registers its request, or its
+    /// wait on the clock, at its creation priority, lower. (Without it, the twenty-eighth
+    /// trial's outbox, whose pass awaits a drain in `Task { … }` that sends from a task group,
+    /// parked a request at 25, or waited for its backoff, under a pass raised to 33; the next
+    /// pass started at 33, its join of the drain escalated nothing, and the schedule ended on
+    /// the watchdog in about 1 replay of 2.)
     var joinablePriority: UInt8 {
         var highest: UInt8 = 0
         // A loop, not `filter`/`map` closures: a closure capturing the inout state copies it.
-        for parked in parked.values where !parked.send.isCallback {
+        for parked in parked.values where !parked.send.isCallback && parked.priority > highest {
             if isDead(parked.send) { continue }
-            var priority = parked.priority
-            if let trigger = parked.send.trigger, live.contains(trigger), let raised = triggers[trigger]?.priority {
-                priority = max(priority, raised)
-            }
-            highest = max(highest, priority)
+            highest = parked.priority
         }
-        for joiner in joinedTask.keys where live.contains(joiner) {
-            if let priority = triggers[joiner]?.priority, priority > highest { highest = priority }
+        for trigger in live {
+            if let priority = triggers[trigger]?.priority, priority > highest { highest = priority }
         }
         return highest
     }

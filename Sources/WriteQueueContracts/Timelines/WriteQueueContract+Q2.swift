@@ -11,8 +11,9 @@ extension WriteQueueContract {
     /// too, so the task stays and a later pass resends it (the eighteenth trial's
     /// `PunchClockOutbox` returned from its handler on a cancellation before releasing the task
     /// and its drain, and never sent the punch again).
-    /// A queue that merges updates is also given an edit to an update whose outcome is unknown:
-    /// the merge must not reach it.
+    /// A queue that merges updates is also given an edit to an update whose outcome is unknown,
+    /// after a 503 and after a crash while its request was in flight: the merge must not reach
+    /// it.
     static func unknownOutcomeKeepsTask<A>(_ h: QueueHarness<A>) async throws {
         try await h.launch()
         let operation = h.operation(1)
@@ -95,7 +96,10 @@ extension WriteQueueContract {
                 operation, original: original, after: "\(unknowns.count + count) unknown outcomes in a row", h)
         }
         try await h.drive { _ in .serve }
-        if h.capabilities.coalescesUpdates { try await editAfterUnknownOutcomeStaysApart(h) }
+        if h.capabilities.coalescesUpdates {
+            try await editAfterUnknownOutcomeStaysApart(h)
+            try await editAfterCrashStaysApart(h)
+        }
     }
 
     /// The stored task of `operation` after an unknown outcome named `name`: still there,
@@ -162,6 +166,43 @@ extension WriteQueueContract {
         h.answer(send, .server(.answer(status: 503)))
         try await h.settle()
         try await h.submit(later)
+        try await requireSentApart(first, from: later, firstSend: send, after: "a 503", h)
+    }
+
+    /// The same when the app died while the first update's request was in flight: no answer
+    /// said so, but its outcome is unknown all the same. A queue that knows a task was sent
+    /// only from memory (a claim held through the backoff) forgets it with the process, and
+    /// merges the edit made after the relaunch into it (the twenty-eighth outside trial's
+    /// `BuggyNotesOutbox`, which every other contract passed).
+    private static func editAfterCrashStaysApart<A>(_ h: QueueHarness<A>) async throws {
+        let first = h.operation(4, title: "Outline", kind: .update(entity: "t-8"))
+        let later = h.operation(5, title: "Published", kind: .update(entity: "t-8"))
+        try await h.submit(first)
+        try h.startPass()
+        let send = try await h.nextSend(of: first)
+        try await h.crash()
+        try await h.launch()
+        try await h.submit(later)
+        // A task the crash or the restore lost (its key is stored nowhere) leaves nothing to
+        // merge into: Q1 and Q11 judge the loss.
+        let key = send.request.idempotencyKey
+        let stored = try await h.tasks()
+        guard stored.contains(where: { $0.key != nil && $0.key == key }) || h.persistedTask(for: first, in: stored) != nil
+        else {
+            h.recorder.note(
+                "\(first.id) is no longer in storage after the relaunch: nothing is left to merge the edit into "
+                    + "(a lost task is Q1's or Q11's to judge).")
+            return
+        }
+        try await requireSentApart(first, from: later, firstSend: send, after: "a crash", h)
+    }
+
+    /// Sends `first` (whose request `firstSend` met an unknown outcome) and `later`, then
+    /// requires that no request under `first`'s key carried another body.
+    private static func requireSentApart<A>(
+        _ first: QueueOperation, from later: QueueOperation, firstSend send: ParkedSend, after outcome: String,
+        _ h: QueueHarness<A>
+    ) async throws {
         // Both are sent again, in whatever order the queue picks, the clock moved for a queue
         // that keeps due times (a drive that stopped once nothing unsent was stored never saw
         // the retry of an outside trial's draft queue, which carried the merged body).
@@ -175,7 +216,7 @@ extension WriteQueueContract {
         }
         if let changed = h.sends.first(where: { $0.request.idempotencyKey == key && $0.request.body != first.body }) {
             throw h.violation(
-                "Expected the retry of \(first.id) (its outcome unknown after a 503) to carry its own "
+                "Expected the retry of \(first.id) (its outcome unknown after \(outcome)) to carry its own "
                     + "body, but send #\(changed.number) carried \(h.operationLabel(for: changed.request.body))'s "
                     + "body under its key: the later edit was merged into it.",
                 expected: "key \(h.short(key)) with \(first.bodyText) only",
