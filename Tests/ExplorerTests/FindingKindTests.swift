@@ -32,5 +32,15 @@ import Testing
         #expect(finding.invariant.title == "adapter error")
         #expect(result.headline.contains("adapter error failed") && !result.headline.contains("adapter adapter"), "\(result.headline)")
         #expect(result.expectedButNotFound == ["P4"], "an adapter error is no rule's finding")
+        // The request it names is the one the timeline shows, by the timeline's own number, or
+        // it says the timeline does not show it yet (the twenty-ninth trial's message named the
+        // scheduler's "request #3" and a trigger over a timeline that showed neither).
+        let message = try #require(finding.report.messages.first)
+        let named = try #require(message.firstMatch(of: /but (request #\d+|a request for .+ \(not in the timeline yet\)) (came from|is still open)/))
+        if named.output.1.hasPrefix("request #") {
+            #expect(message.contains("→ \(named.output.1)") || message.contains(", \(named.output.1)"), "\(message)")
+        }
+        // The failing step is the trigger whose work it was, not the step before it.
+        #expect(message.contains("▶ 2. bottom reached → an adapter error (see the message)"), "\(message)")
     }
 }

@@ -13,4 +13,8 @@ package struct AdapterMisuse: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     package var description: String { summary }
+
+    /// What the transcript says on the step that found the mistake, so that the failing step
+    /// shows in the timeline and the message below it explains it.
+    package static let stepNote = "an adapter error (see the message)"
 }

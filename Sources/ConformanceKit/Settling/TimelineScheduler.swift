@@ -98,7 +98,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
         var parkedVersion = 0
         var waiters: [CheckedContinuation<Void, Never>] = []
         var probing: Int?
-        var problems: [String] = []
+        var problems: [UnawaitedRequest] = []
         /// For each completion-handler trigger the kit started, the request it answers.
         var completionOrigins: [Int: Int] = [:]
         /// For each trigger, the parked request that work it spawned (an intermediate task, such
@@ -401,7 +401,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
     package var requests: [RequestRecord] { state.withLock { $0.records } }
 
     /// Adapter mistakes seen so far (requests from work of a trigger that had returned).
-    package var adapterProblems: [String] { state.withLock { $0.problems } }
+    package var adapterProblems: [UnawaitedRequest] { state.withLock { $0.problems } }
 
     /// Takes the observations made since the last call (cancellations noticed, assumptions
     /// made), for the transcript.
@@ -630,11 +630,7 @@ package final class TimelineScheduler<Request: Sendable, Answer: Sendable>: Send
             if let trigger = tag?.trigger, let owner = state.triggers[trigger], owner.returned,
                 !owner.isCompletion
             {
-                state.problems.append(
-                    "request #\(number) came from work that \"\(owner.name)\" started and did not "
-                        + "await: the trigger had already returned. An adapter's trigger must "
-                        + "await the work it starts (call the async method, not a wrapper that "
-                        + "spawns a Task and returns).")
+                state.problems.append(UnawaitedRequest(request: number, trigger: owner.name, moment: .madeAfterReturn))
             }
             var record = RequestRecord(
                 number: number, request: request, trigger: tag?.trigger,
@@ -783,11 +779,7 @@ extension TimelineScheduler.State {
         where record.trigger == number && !record.fromTriggerTask && record.answers == 0
             && !record.isCallback
         {
-            problems.append(
-                "request #\(record.number) is still open in work that \"\(owner.name)\" started "
-                    + "and did not await: the trigger returned first. An adapter's trigger must "
-                    + "await the work it starts (call the async method, not a wrapper that spawns "
-                    + "a Task and returns).")
+            problems.append(UnawaitedRequest(request: record.number, trigger: owner.name, moment: .openAtReturn))
         }
     }
 

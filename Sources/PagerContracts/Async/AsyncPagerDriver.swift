@@ -228,8 +228,12 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
         let problems = scheduler.adapterProblems
         guard problems.count > reportedProblems, let problem = problems.last else { return }
         reportedProblems = problems.count
+        // Named as the timeline numbers it, or, not yet shown there, by what it asks for.
+        let name = timelineOrder.firstIndex(of: problem.request).map { "request #\($0 + 1)" }
+            ?? "a request for \(scheduler.requests[problem.request - 1].request.position) (not in the timeline yet)"
         throw AdapterMisuse(
-            summary: "Expected every request to come from a trigger still running, but \(problem)",
+            summary: "Expected every request to come from a trigger still running, but "
+                + problem.description(naming: name),
             hint: "Make the adapter's trigger await the subject's async method; if the subject "
                 + "only offers a fire-and-forget method, expose the Task it starts and await it.")
     }

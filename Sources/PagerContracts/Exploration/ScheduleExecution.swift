@@ -580,12 +580,18 @@ final class ScheduleExecution {
         appeared = true
         lastTriggerRejected = false
         let assumedBefore = driver.assumptionCount
-        let outcome =
-            if let synchronousDriver {
-                synchronousDriver.performNow(trigger)
-            } else {
-                try await driver.perform(trigger)
+        let outcome: TriggerOutcome
+        if let synchronousDriver {
+            outcome = synchronousDriver.performNow(trigger)
+        } else {
+            do {
+                outcome = try await driver.perform(trigger)
+            } catch let misuse as AdapterMisuse {
+                // The failing step is this trigger: shown, so the ▶ and the message agree.
+                recorder?.record("\(trigger) → \(AdapterMisuse.stepNote)")
+                throw misuse
             }
+        }
         try requireNoAssumption(since: assumedBefore)
         switch outcome {
         case .started(let positions):

@@ -320,7 +320,14 @@ package final class PagerTimeline {
     private func fire(_ trigger: PagerTrigger) async throws -> [PageRequestRecord] {
         misreadEnd = nil
         recorder.setWaiting(for: "the pager to handle \"\(trigger)\"")
-        let outcome = try await driver.perform(trigger)
+        let outcome: TriggerOutcome
+        do {
+            outcome = try await driver.perform(trigger)
+        } catch let misuse as AdapterMisuse {
+            // The failing step is this trigger: shown, so the ▶ and the message agree.
+            recorder.record("\(trigger) → \(AdapterMisuse.stepNote)")
+            throw misuse
+        }
         let notes = driver.takeNotes().map { " (\($0))" }.joined()
         switch outcome {
         case .started(let positions):
