@@ -30,7 +30,7 @@ import Testing
         #expect(finding.kind.contract == nil)
         #expect(finding.kind.name == "adapterError")
         #expect(finding.invariant.title == "adapter error")
-        #expect(result.headline.contains("adapter error failed") && !result.headline.contains("adapter adapter"), "\(result.headline)")
+        #expect(result.headline.contains("an adapter error stopped a step (no rule's verdict)") && !result.headline.contains("adapter adapter"), "\(result.headline)")
         #expect(result.expectedButNotFound == ["P4"], "an adapter error is no rule's finding")
         // The request it names is the one the timeline shows, by the timeline's own number, or
         // it says the timeline does not show it yet (the twenty-ninth trial's message named the

@@ -65,6 +65,19 @@ public struct ExplorationFinding: Hashable, Sendable {
     }
 }
 
+extension ExplorationFinding {
+    /// What a headline says failed: `P4 stale responses are discarded failed` for a rule,
+    /// `an adapter error stopped a step` or `a hang: a step never settled` for the others,
+    /// which are no rule's verdict.
+    package var failureTitle: String {
+        switch kind {
+        case .rule: "\(invariant.title) failed"
+        case .adapterError: "an adapter error stopped a step (no rule's verdict)"
+        case .hang: "a hang: a step never settled (no rule's verdict)"
+        }
+    }
+}
+
 extension ExplorationFinding.Kind {
     /// The descriptor a finding of this kind is shown under: the contract's for a broken rule
     /// (``init(_:contract:)`` makes one only for a contract the catalogue knows), else one

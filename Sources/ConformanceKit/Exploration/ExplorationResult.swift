@@ -89,7 +89,7 @@ public struct ExplorationResult: Hashable, Sendable {
             return "\(subject): no rule failed in \(schedules) schedules (\(strategy)\(coverage))\(skips)\(tail)"
         }
         let others = unexpected.dropFirst().map(\.invariant.title)
-        return "\(subject): \(first.invariant.title) failed"
+        return "\(subject): \(first.failureTitle)"
             + (others.isEmpty ? "" : " (and \(others.joined(separator: ", ")))")
             + "; \(schedules) schedules explored (\(strategy)); shrunk from \(first.originalSteps) to \(first.shrunkSteps) steps"
             + skips + tail
@@ -148,7 +148,7 @@ public struct ExplorationResult: Hashable, Sendable {
     /// regression test to paste.
     public func report(of finding: ExplorationFinding) -> String {
         var parts = [
-            "\(subject): \(finding.invariant.title) failed (\(strategy)); shrunk from \(finding.originalSteps) "
+            "\(subject): \(finding.failureTitle) (\(strategy)); shrunk from \(finding.originalSteps) "
                 + "to \(finding.shrunkSteps) steps"
         ]
         parts += finding.report.outcome.violations.map { finding.report.message(for: $0) }

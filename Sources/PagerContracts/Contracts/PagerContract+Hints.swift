@@ -53,7 +53,8 @@ extension PagerContract {
     static let loadingCleanupHint =
         "Only the loading state changed: a cleanup that runs whatever the answer (a `defer { isLoading "
         + "= false }` in the load, or a line after the await placed before the ticket check) ended the "
-        + "loading state of the request in flight. End it only on the path that accepted the answer."
+        + "loading state of the request in flight. End it only for the current request (after the ticket "
+        + "check, on its success and its failure alike), never for a stale one."
 
     /// Whether the only change from `before` to `now` is the loading state ending.
     static func onlyLoadingEnded(from before: PagerState, to now: PagerState, changes: [String]) -> Bool {
