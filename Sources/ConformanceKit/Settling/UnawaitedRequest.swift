@@ -27,15 +27,18 @@ package struct UnawaitedRequest: Sendable, Equatable {
 
     /// The sentence for a failure message, with the request named by `name`.
     package func description(naming name: String) -> String {
-        switch moment {
-        case .madeAfterReturn:
-            "\(name) came from work that \"\(trigger)\" started and did not await: the trigger had "
-                + "already returned. An adapter's trigger must await the work it starts (call the async "
-                + "method, not a wrapper that spawns a Task and returns)."
-        case .openAtReturn:
-            "\(name) is still open in work that \"\(trigger)\" started and did not await: the trigger "
-                + "returned first. An adapter's trigger must await the work it starts (call the async "
-                + "method, not a wrapper that spawns a Task and returns)."
-        }
+        let what =
+            switch moment {
+            case .madeAfterReturn:
+                "\(name) came from work that \"\(trigger)\" started and did not await: the trigger had already returned."
+            case .openAtReturn:
+                "\(name) is still open in work that \"\(trigger)\" started and did not await: the trigger returned first."
+            }
+        return what + " " + Self.advice
     }
+
+    /// What to do about it, whichever the moment.
+    private static let advice =
+        "An adapter's trigger must await the work it starts (call the async method, not a wrapper that "
+        + "spawns a Task and returns)."
 }
