@@ -42,6 +42,7 @@ extension BundledImplementations {
             + twentyFirstTrialPagers
             + twentySecondTrialPagers
             + twentyThirdTrialPagers
+            + thirtyFirstTrialPagers
             + pagerMutants
     }
 
@@ -426,6 +427,27 @@ extension BundledImplementations {
                 summary: "Twenty-third-trial @MainActor review list with a completion-handler service: rows are "
                     + "de-duplicated against the list as it was before the page, so a repeat inside one page shows twice.",
                 ledger: [.fails("P2", because: "a review repeated inside one page is shown twice")]),
+        ]
+    }
+
+    /// The thirty-first trial's pagers, written from the docs alone (see
+    /// `Adopters/ThirtyFirstTrial/README.md`).
+    static var thirtyFirstTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                ItemSearchViewModelAdapter.self, name: "ItemSearchViewModel", kind: .adopter,
+                summary: "Thirty-first-trial @MainActor @Observable search over a completion-handler repository "
+                    + "(main-queue callbacks), keyset pagination (after the last item's ID), rows cached per query, "
+                    + "a UUID token per request; a page that adds nothing ends the list (noProgressLimit 1)."),
+            .asyncPager(
+                BuggyItemSearchViewModelAdapter.self, name: "BuggyItemSearchViewModel", kind: .mutant,
+                summary: "The trial's own buggy copy: a completion is taken while loading for the same query "
+                    + "text, instead of by its request's token.",
+                ledger: [
+                    .fails("P3", because: "a page delivered again while the next one loads is taken as its answer"),
+                    .fails("P4", because: "a late page of an earlier visit to the same query is taken"),
+                    .fails("P11", because: "a late answer from before the refresh is taken"),
+                ]),
         ]
     }
 }

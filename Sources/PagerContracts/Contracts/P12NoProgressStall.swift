@@ -25,10 +25,13 @@ extension PagerContract {
         }
         // Pages without progress that are not in a row never stop loading: a page that adds
         // anything new, even beside duplicates, starts the count again (the fifteenth trial's
-        // feed counted every such page and stalled after three, progress in between).
+        // feed counted every such page and stalled after three, progress in between). With a
+        // bound of 1 there is no such pattern: one page that adds nothing is already the bound
+        // (the thirty-first trial's keyset pager, which ends its list on such a page, was warned
+        // for stopping there).
         var pending: [PageRequestRecord] = []
         var page = 2
-        for round in 0..<limit {
+        for round in 0..<(limit >= 2 ? limit : 0) {
             for (rows, added) in [([1, 2, 3], "nothing new"), ([1, 2, 100 + round], "one new item")] {
                 var started = pending
                 pending = []
