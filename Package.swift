@@ -72,7 +72,7 @@ let package = Package(
                 "Pagers/Adopters/TwentySecondTrial/README.md", "Queues/TwentySecondTrial/README.md",
                 "Pagers/Adopters/TwentyThirdTrial/README.md", "Queues/TwentyThirdTrial/README.md",
                 "Queues/OutsideTrial/RoundNine/README.md", "Queues/OutsideTrial/NotesOutbox/README.md",
-                "Pagers/Adopters/ThirtyFirstTrial/README.md",
+                "Pagers/Adopters/ThirtyFirstTrial/README.md", "Queues/OutsideTrial/OverflowBackoffOutbox/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -50,6 +50,7 @@ extension BundledImplementations {
             + twentySecondTrialQueues
             + twentyThirdTrialQueues
             + twentyEighthTrialQueues
+            + thirtiethTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -812,6 +813,20 @@ extension BundledImplementations {
                 ledger: [
                     .fails("Q2", because: "the relaunch resends the update's key with the later edit's body"),
                 ]),
+        ]
+    }
+
+    /// The thirtieth trial's buggy outbox, written from the docs alone (see
+    /// `OutsideTrial/OverflowBackoffOutbox/README.md`).
+    static var thirtiethTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                OverflowOutboxAdapter.self, name: "OverflowOutbox", kind: .mutant,
+                summary: "Thirtieth-trial final class on a serial DispatchQueue, completion-handler transport, one "
+                    + "JSON file, due dates on an injected now; its backoff 1 << (n - 1) overflows at the 64th retry.",
+                ledger: [.fails("Q8", because: "retry #64 is sent at once: the shifted delay overflowed to zero")],
+                // 64 failures of one task in a row: Q8's fixed timeline, never a 24-step schedule.
+                explorable: false),
         ]
     }
 }

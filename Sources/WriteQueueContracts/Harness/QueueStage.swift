@@ -98,6 +98,12 @@ final class QueueStage: Sendable {
         var untaggedSenders: Set<Int> = []
         /// Triggers found stalled (see ``QueueStage/abandonLiveTriggers()``): not awaited at the end.
         var abandoned: Set<Int> = []
+        /// Requests sent after the timeline ended (each answered as cancelled), and, once there
+        /// are more than ``QueueStage/sendsAfterTheEndLimit``, the wait of ``QueueStage/finish()``
+        /// that gives up on them.
+        var sendsAfterTheEnd = 0
+        var endWaiter: CheckedContinuation<Void, Never>?
+        var endWaitOver = false
         /// Triggers whose evidence is a guess: seen joining before, with no priority left to see
         /// it again, they are taken as joined to their launch's newest request or clock wait
         /// (see `probes`). Cleared when a join is seen again or the trigger ends.
@@ -404,7 +410,10 @@ final class QueueStage: Sendable {
         let task = isCallback ? nil : withUnsafeCurrentTask { $0?.hashValue }
         let accepted: Int? = state.withLock { state in
             if trigger == nil { state.untaggedSenders.insert(instance) } else { state.taggedSenders.insert(instance) }
-            guard !state.finishing else { return nil }
+            guard !state.finishing else {
+                state.sendsAfterTheEnd += 1
+                return nil
+            }
             state.sendCount += 1
             let send = ParkedSend(
                 number: state.sendCount, trigger: trigger, instance: instance,
@@ -420,10 +429,53 @@ final class QueueStage: Sendable {
         }
         if accepted != nil {
             signal()
+        } else if case .hold(let waiter) = sendAfterTheEnd() {
+            // A queue that sends again at once on every answer after the end (a retry with no
+            // delay that ignores cancellation) would keep ``finish()`` waiting forever: past the
+            // limit its requests are left unanswered, as a request that never returns, and the
+            // wait for its triggers ends.
+            waiter?.resume()
+            Self.heldForever.withLock { $0.append(resume) }
         } else {
             resume(.failure(CancellationError()))
         }
         return accepted
+    }
+
+    /// How many requests the queue may send after the timeline ended (each answered as
+    /// cancelled) before ``finish()`` stops waiting for its triggers. A queue that ends its pass
+    /// on cancellation sends a few; one that retries at once forever reaches it within
+    /// milliseconds (the thirtieth trial's outbox, whose delay overflowed to zero at its 64th
+    /// retry, kept the end of Q8 waiting 30 s for the watchdog).
+    static let sendsAfterTheEndLimit = 256
+
+    /// Completions of requests left unanswered past ``sendsAfterTheEndLimit``: kept for the
+    /// life of the process, so none is released unresumed (a checked continuation would say it
+    /// leaked).
+    private static let heldForever = Locked<[@Sendable (Result<WriteResponse, any Error>) -> Void]>(rawValue: [])
+
+    /// What to do with a request refused after the end.
+    private enum AfterTheEnd {
+        /// Answer it as cancelled.
+        case answer
+        /// Leave it unanswered (one too many), and resume the end's wait if it still waits.
+        case hold(CheckedContinuation<Void, Never>?)
+    }
+
+    /// Whether the request just refused after the end was one too many.
+    private func sendAfterTheEnd() -> AfterTheEnd {
+        state.withLock { state in
+            guard state.sendsAfterTheEnd > Self.sendsAfterTheEndLimit else { return .answer }
+            defer { state.endWaiter = nil }
+            state.endWaitOver = true
+            return .hold(state.endWaiter)
+        }
+    }
+
+    /// Requests the queue sent after the timeline ended, and whether there were so many that
+    /// the end stopped waiting for its triggers.
+    var sendsAfterTheEnd: (count: Int, leftWaiting: Bool) {
+        state.withLock { ($0.sendsAfterTheEnd, $0.sendsAfterTheEnd > Self.sendsAfterTheEndLimit) }
     }
 
     /// Requests parked by live triggers, oldest first.
@@ -707,7 +759,24 @@ final class QueueStage: Sendable {
         for entry in open { entry.resume(.failure(TransportError.connectionLost)) }
         for task in running { task.cancel() }
         clock.close()
-        for task in awaited { await task.value }
+        // Every trigger ends, or the queue keeps sending past ``sendsAfterTheEndLimit``: the
+        // triggers are then left running (the task that awaits them stays suspended).
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let over = state.withLock { state in
+                if !state.endWaitOver { state.endWaiter = continuation }
+                return state.endWaitOver
+            }
+            if over { return continuation.resume() }
+            Task {
+                for task in awaited { await task.value }
+                let waiter: CheckedContinuation<Void, Never>? = self.state.withLock { state in
+                    defer { state.endWaiter = nil }
+                    state.endWaitOver = true
+                    return state.endWaiter
+                }
+                waiter?.resume()
+            }
+        }
     }
 }
 
