@@ -83,7 +83,7 @@ public enum PagerExploration {
     /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
     public static func explore<Adapter: AsyncPagerAdapter>(
         _ adapter: Adapter.Type, modes: [DeliveryMode] = DeliveryMode.allCases,
-        options: ExplorationOptions = ExplorationOptions()
+        options: ExplorationOptions = ExplorationOptions(budget: 500)
     ) async -> ExplorationResult {
         await explore(.async(Adapter.self, modes: modes), options: options)
     }

@@ -25,7 +25,7 @@ public enum QueueExploration {
     ///     parallelism, watchdog.
     /// - Returns: How many schedules ran and every distinct broken rule, each shrunk.
     public static func explore<A: WriteQueueAdapter>(
-        _ adapter: A.Type, options: ExplorationOptions = ExplorationOptions(budget: 300)
+        _ adapter: A.Type, options: ExplorationOptions = ExplorationOptions(budget: 500)
     ) async -> ExplorationResult {
         await ScheduleExplorer.explore(QueueScheduleFamily<A>(), options: options)
     }

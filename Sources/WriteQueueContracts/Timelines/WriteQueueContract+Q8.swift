@@ -100,7 +100,11 @@ extension WriteQueueContract {
                     "Expected retry #\(delays.count) of op-1 to wait a positive delay, but it was sent "
                         + "at once.",
                     expected: "a delay > 0", actual: "delays so far: \(measured)",
-                    hint: "Schedule the retry on the injected clock with a backoff delay.")
+                    hint: delays.count > 1
+                        ? "The backoff delay came out zero or negative after \(delays.count - 1) retries that waited: "
+                            + "a growth that overflows (`1 << attempt` wraps at the 63rd shift, a power of 2 "
+                            + "converted to an integer) does that. Clamp the exponent before computing the delay."
+                        : "Schedule the retry on the injected clock (or a due date read from its `now`) with a backoff delay.")
             }
             if let cap, delay > cap + resolution {
                 throw h.violation(
