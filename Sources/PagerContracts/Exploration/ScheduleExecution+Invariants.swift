@@ -3,16 +3,18 @@ import ConformanceKit
 /// The invariants I1–I6, checked as the pager starts a request and on the snapshot after every
 /// step, against the oracle of what the kit delivered and accepted.
 extension ScheduleExecution {
-    /// A failure of the contract `contract`, found by invariant `invariant`: named by the
-    /// contract, with its tier (unless the check says otherwise), the invariant beside it.
+    /// A failure of the contract `contract`, found by invariant `invariant` (`nil`: by a check
+    /// of the contract's own, named by `check`): named by the contract, with its tier (unless
+    /// the check says otherwise), the invariant or the check beside it.
     func failure(
-        _ contract: ContractID, invariant: ContractID, tier: ContractTier? = nil, keyedByInvariant: Bool = false,
+        _ contract: ContractID, invariant: ContractID?, check: String? = nil, tier: ContractTier? = nil,
+        keyedByInvariant: Bool = false,
         _ summary: String, expected: String? = nil, actual: String? = nil, difference: String? = nil,
         hint: String? = nil
     ) -> Failure {
         let descriptor = ContractCatalog.descriptor(contract)
         let title = (descriptor?.title ?? contract.rawValue)
-            + (ContractCatalog.descriptor(invariant).map { " (invariant \($0.title))" } ?? "")
+            + (invariant.flatMap(ContractCatalog.descriptor).map { " (invariant \($0.title))" } ?? check.map { " (\($0))" } ?? "")
         return Failure(
             invariant: contract,
             violation: Violation(
@@ -258,6 +260,33 @@ extension ScheduleExecution {
             expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
             difference: listDifference(expected: wanted, actual: state.visible),
             hint: "Append each accepted page at once, keep the server's order, and accept a response only once.")
+    }
+
+    /// P3 on the snapshot after a current-query page was delivered again: it is accepted once,
+    /// so the second delivery changes neither `hasMore` nor, while another request of the query
+    /// is in flight, the loading state (taken as that request's answer, it moves the position
+    /// too). The list itself is I3's. (The thirty-first trial's buggy search screen took page
+    /// 1 again as page 2's answer, ended its list on it, and was named P6 by the liveness
+    /// check two steps later.)
+    func checkRepeatedAnswer(_ repeated: Request, before: PagerState) throws {
+        let inFlight = openNumbers.first { requests[$0 - 1].generation == generation }
+        // Still loading with nothing of the query in flight: the first delivery was lost (a
+        // flag set after a completion that ran at once), and this one is the only one the pager
+        // takes; what that loses is another rule's (P1's, whichever the search named).
+        if before.isLoading == true, inFlight == nil { return }
+        var changes: [String] = []
+        if let old = before.hasMore, let new = state.hasMore, old != new {
+            changes.append("hasMore changed from \(old) to \(new)")
+        }
+        if let inFlight, before.isLoading == true, state.isLoading == false {
+            changes.append("loading ended while request #\(inFlight) is in flight")
+        }
+        guard !changes.isEmpty else { return }
+        throw failure(
+            "P3", invariant: nil, check: "a page delivered again changes nothing",
+            "Expected the second delivery of \(describe(repeated)) to change nothing (a response is accepted once), but \(changes.joined(separator: " and ")).",
+            expected: "state: \(before)", actual: "state: \(state)",
+            hint: PagerContract.hint("P3"))
     }
 
     /// The rule a non-current request's answer breaks when it changes what the user sees, or

@@ -302,6 +302,7 @@ final class ScheduleExecution {
         let before = state
         var text = ""
         var staleAnswer: Request?
+        var repeatedCurrentAnswer: Request?
         let planned = driver.plannedAnswers
         if !planned.isEmpty, !(step.isFirstAnswer && planned.contains(step.request ?? 0)) {
             // The subject already holds the answer to a request, but this step does not give
@@ -399,6 +400,7 @@ final class ScheduleExecution {
                 staleAnswersThisQuery += 1
             } else {
                 repeatedAnswersThisQuery += 1
+                repeatedCurrentAnswer = request
             }
             repeatedAnswersGiven += 1
             let started = try await answer(index, with: .page(response))
@@ -448,6 +450,7 @@ final class ScheduleExecution {
         }
         try checkPendingRequestFailure()
         let startedCurrent = requests[requestsBefore...].contains { $0.generation == generation }
+        if let repeatedCurrentAnswer { try checkRepeatedAnswer(repeatedCurrentAnswer, before: before) }
         try checkState(before: before, staleAnswer: staleAnswer, startedCurrentRequest: startedCurrent)
         // Tested here as well as in the callee: a step with no reference to compare with (most
         // of them) then makes no async call.
