@@ -1001,10 +1001,9 @@ final class QueueHarness<A: WriteQueueAdapter> {
     func finish() async {
         recorder.setWaiting(for: "every trigger to end after the timeline cancelled it")
         await stage.finish()
-        let after = stage.sendsAfterTheEnd
-        if after.leftWaiting {
+        if stage.stoppedWaitingAfterTheEnd {
             recorder.note(
-                "After the timeline ended the queue sent more than \(after.count - 1) requests at once, each answered as "
+                "After the timeline ended the queue sent more than \(QueueStage.sendsAfterTheEndLimit) requests at once, each answered as "
                     + "cancelled: a retry with no delay that does not stop when its task is cancelled. The kit left "
                     + "them unanswered and its triggers running.")
         }

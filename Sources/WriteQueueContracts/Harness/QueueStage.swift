@@ -472,10 +472,10 @@ final class QueueStage: Sendable {
         }
     }
 
-    /// Requests the queue sent after the timeline ended, and whether there were so many that
-    /// the end stopped waiting for its triggers.
-    var sendsAfterTheEnd: (count: Int, leftWaiting: Bool) {
-        state.withLock { ($0.sendsAfterTheEnd, $0.sendsAfterTheEnd > Self.sendsAfterTheEndLimit) }
+    /// Whether the queue sent so many requests after the timeline ended that the end stopped
+    /// waiting for its triggers.
+    var stoppedWaitingAfterTheEnd: Bool {
+        state.withLock { $0.sendsAfterTheEnd > Self.sendsAfterTheEndLimit }
     }
 
     /// Requests parked by live triggers, oldest first.
