@@ -66,7 +66,7 @@ public struct ExplorationFinding: Hashable, Sendable {
 }
 
 extension ExplorationFinding {
-    /// What a headline says failed: `P4 stale responses are discarded failed` for a rule,
+    /// What a headline says failed: `P4 late stale response failed` for a rule,
     /// `an adapter error stopped a step` or `a hang: a step never settled` for the others,
     /// which are no rule's verdict.
     package var failureTitle: String {
