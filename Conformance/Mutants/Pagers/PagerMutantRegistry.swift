@@ -59,7 +59,10 @@ extension BundledImplementations {
             .pager(
                 PagerThatTreatsCancellationAsCurrent.self, kind: .mutant,
                 summary: "A cancellation error clears loading before the ticket check.",
-                ledger: [.fails("P8", because: "the old query's cancellation stops the new load")]),
+                ledger: [
+                    .fails("P8", because: "the old query's cancellation stops the new load"),
+                    .fails("P11", because: "the cancellation of the request a refresh cancelled stops the refreshed load"),
+                ]),
             .pager(
                 PagerThatKeepsGenerationOnRefresh.self, kind: .mutant,
                 summary: "Refresh resets the page but keeps the generation.",

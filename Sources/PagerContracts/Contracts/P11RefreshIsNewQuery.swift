@@ -34,10 +34,25 @@ extension PagerContract {
         try await t.acceptPage(
             u1, rows: [0, 1, 2], visible: [0, 1, 2], after: "the third refresh's first page arrived",
             rule: "P11")
-        try await t.expectSettledStaleAnswerChangesNothing(
+        let u2 = try await t.expectSettledStaleAnswerChangesNothing(
             s2, rows: [3, 4],
             after: "the late answer to \(s2), issued before the third refresh, once the refreshed "
                 + "first page was accepted and nothing is in flight",
             then: "bottom reached after that stale answer", hint: hint)
+
+        // The request a refresh cancelled completes with a cancellation error while the
+        // refreshed first page loads: P8's case, after a refresh rather than a query change
+        // (a refresh and a filter change are often two call sites, and the source document asks
+        // that both go through the same ticket check).
+        let v1 = try await t.refreshList("a fourth refresh")
+        let refreshingAgain = await t.state()
+        try await t.fail(u2, with: .cancelled)
+        try await t.expectUnchanged(
+            since: refreshingAgain, after: "a cancellation error for \(u2), cancelled by the fourth refresh",
+            hint: "Cancelling the old request on a refresh proves nothing: its completion can still run "
+                + "with a cancellation error. Check the ticket on the refresh's path as on a query "
+                + "change's, the cancellation path included.")
+        try await t.deliver(v1, rows: [0, 1, 2], hasMore: true)
+        try await t.expectVisible([0, 1, 2], after: "the fourth refresh's first page arrived")
     }
 }
