@@ -1,355 +1,359 @@
 import Foundation
 
-// MARK: - Outbox
-
-/// A copy of `NotesOutbox` with one shipped-style bug in `coalescingTarget(for:)`.
+/// The notes app's offline outbox: every create and edit of a note becomes a task in one JSON
+/// file (rewritten atomically on every change), sent later with an idempotency key made when the
+/// task was made.
 ///
-/// Durable outbox for note writes.
+/// - `sync()` drains in a `Task` of its own; a sync that comes while a drain runs waits for it,
+///   then drains again.
+/// - A drain sends up to three tasks at once, the oldest pending task of each note first; a task
+///   is claimed (in memory) in the step that picks it and stays claimed through its backoff.
+/// - Unknown outcomes (no answer, 408, 429, 5xx) are retried with the same key and bytes after a
+///   jittered exponential delay on the injected clock, capped at 30 s. A 2xx removes the task;
+///   any other answer stops it with a reason for the user.
+/// - An edit to a note whose newest pending task is an update replaces that update's body
+///   instead of queueing a second request.
+/// - Log lines never carry a note's `text`.
 ///
-/// - Every change is written to one JSON file before the call that made it returns.
-/// - Each task has one idempotency key for its whole life; a resend (after a lost answer, a 5xx
-///   or a relaunch) carries that key and the stored bytes.
-/// - A `sync()` sends up to three tasks at a time, the oldest task of each note first; notes
-///   are independent. Retryable failures back off on the injected clock inside the sync.
-/// - Cancelling a `sync()` caller stops the shared sync; the tasks stay queued.
+/// The mutant: the edit's merge guard only asks whether the update is being sent right now. It
+/// never asks whether a request already carried the update in an earlier process (its stored
+/// attempt count), so after a crash mid-request an edit rewrites the body under a spent key.
 public actor BuggyNotesOutbox {
-    public static let maxConcurrentSends = 3
-    public static let maxLogLines = 500
+    public typealias Transport = @Sendable (Request) async throws -> Response
 
-    private let store: OutboxFileStore
-    private let transport: NoteTransport
-    private let clock: any Clock<Duration>
+    /// What goes over the wire.
+    public struct Request: Sendable, Hashable {
+        public var idempotencyKey: String
+        public var body: Data
+
+        public init(idempotencyKey: String, body: Data) {
+            self.idempotencyKey = idempotencyKey
+            self.body = body
+        }
+    }
+
+    /// What the server said.
+    public struct Response: Sendable, Hashable {
+        public var statusCode: Int
+        public var body: Data
+
+        public init(statusCode: Int, body: Data = Data()) {
+            self.statusCode = statusCode
+            self.body = body
+        }
+    }
+
+    /// One queued write, as stored.
+    public struct StoredTask: Sendable, Hashable, Codable, Identifiable {
+        public enum Kind: String, Sendable, Hashable, Codable { case create, update }
+
+        public let id: UUID
+        public let noteID: String
+        public let kind: Kind
+        /// The caller's name for the write (the latest one merged in).
+        public var label: String?
+        public let idempotencyKey: String
+        /// The exact bytes every attempt sends.
+        public var body: Data
+        public let createdAt: Date
+        /// Requests started for this task, counted before each one goes out.
+        public var attempts: Int
+        /// Why the task stopped; nil while it is pending.
+        public var stopReason: String?
+
+        public var isPending: Bool { stopReason == nil }
+    }
+
+    private struct OutboxFile: Codable {
+        var version = 1
+        var tasks: [StoredTask]
+    }
+
+    private enum Verdict {
+        case delivered
+        case retryLater(String)
+        case stop(String)
+    }
+
+    private static let fileName = "outbox.json"
+    private static let maxConcurrentSends = 3
+    private static let backoffCap: Double = 30
+    private static let sensitiveKeys: Set<String> = ["text"]
+
+    /// Redacted lines, newest last.
+    public private(set) var log: [String] = []
+
+    private let fileURL: URL
+    private let transport: Transport
+    private let sleep: @Sendable (Duration) async throws -> Void
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
-    private let policy: NotesRetryPolicy
 
-    private var tasks: [NotesOutboxTask]  // ordered by sequence
-    private var nextSequence: Int
-    /// Tasks owned by a running send (claimed synchronously before the first await).
-    private var inFlight: Set<UUID> = []
-    private var runningSync: (token: UUID, task: Task<Void, Never>)?
-    private var logLines: [String] = []
+    private var tasks: [StoredTask]
+    private var claimed: Set<UUID> = []
+    private var drain: Task<Void, Never>?
 
-    public init(
+    public init<C: Clock>(
         directory: URL,
-        transport: @escaping NoteTransport,
-        clock: any Clock<Duration> = ContinuousClock(),
+        transport: @escaping Transport,
+        clock: C,
         now: @escaping @Sendable () -> Date = Date.init,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        policy: NotesRetryPolicy = NotesRetryPolicy()
-    ) throws {
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) throws where C.Duration == Duration {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = OutboxFileStore(directory: directory)
-        let contents = try store.load()
-        self.store = store
+        fileURL = directory.appendingPathComponent(Self.fileName)
         self.transport = transport
-        self.clock = clock
+        sleep = { try await clock.sleep(for: $0) }
         self.now = now
         self.random = random
-        self.policy = policy
-        self.tasks = contents.tasks.sorted { $0.sequence < $1.sequence }
-        self.nextSequence = max(contents.nextSequence, (contents.tasks.map(\.sequence).max() ?? -1) + 1)
+        tasks = try Self.readTasks(from: fileURL)
     }
 
-    /// Reads the stored tasks without starting an outbox (debug screens, tests).
-    public static func storedTasks(in directory: URL) throws -> [NotesOutboxTask] {
-        try OutboxFileStore(directory: directory).load().tasks.sorted { $0.sequence < $1.sequence }
+    /// The tasks stored in `directory`, for tools and tests that look at the file.
+    public static func storedTasks(in directory: URL) throws -> [StoredTask] {
+        try readTasks(from: directory.appendingPathComponent(fileName))
     }
 
-    /// What the outbox did, newest last. Never contains note content.
-    public var log: [String] { logLines }
+    // MARK: - Queueing
 
-    /// The tasks still stored (pending or stopped).
-    public var queuedTasks: [NotesOutboxTask] { tasks }
-
-    // MARK: Submit
-
-    /// Stores a write. When this returns, the write is on disk with its idempotency key.
-    ///
-    /// An update to a note whose previous update has not been sent yet replaces that update's
-    /// body instead of queueing a second request (the newest body wins). An update that may
-    /// already have reached the server is never changed.
-    @discardableResult
-    public func submit(_ write: NoteWrite, body: Data, label: String? = nil) throws -> UUID {
-        if write.isUpdate, let index = coalescingTarget(for: write.noteID) {
-            let id = tasks[index].id
-            try commit { tasks, _ in
-                tasks[index].body = body
-                tasks[index].label = label
-            }
-            record("coalesced update into task \(short(id)) for note \(write.noteID)\(labelSuffix(label))")
-            return id
+    /// Queues a create or an edit of a note. Returns once the task is on disk.
+    public func submit(_ write: NoteWrite, body: Data, label: String? = nil) throws {
+        let noteID: String
+        let kind: StoredTask.Kind
+        switch write {
+        case .create(let id):
+            noteID = id
+            kind = .create
+        case .update(let id):
+            noteID = id
+            kind = .update
         }
-        let task = NotesOutboxTask(
-            id: UUID(),
-            sequence: nextSequence,
-            write: write,
-            idempotencyKey: UUID().uuidString,
-            label: label,
-            body: body,
-            createdAt: now(),
-            state: .pending,
-            attempts: 0,
-            failureStreak: 0,
-            nextAttemptAt: nil
-        )
-        try commit { tasks, nextSequence in
-            tasks.append(task)
-            nextSequence += 1
-        }
-        record("queued \(describe(task.write)) as task \(short(task.id))\(labelSuffix(label))")
-        return task.id
-    }
 
-    /// The newest pending task of the note, if it is an update that no request has carried yet
-    /// and no send has claimed.
-    private func coalescingTarget(for noteID: String) -> Int? {
-        guard let index = tasks.lastIndex(where: { $0.write.noteID == noteID && $0.isPending }) else {
-            return nil
-        }
-        let candidate = tasks[index]
-        // Not being sent right now, so its body is safe to replace.
-        guard candidate.write.isUpdate, !inFlight.contains(candidate.id) else {
-            return nil
-        }
-        return index
-    }
-
-    // MARK: Sync
-
-    /// Sends what is queued. If a sync is already running, waits for that one instead.
-    public func sync() async {
-        if let running = runningSync {
-            await withTaskCancellationHandler {
-                await running.task.value
-            } onCancel: {
-                running.task.cancel()
-            }
+        if kind == .update,
+           let index = tasks.lastIndex(where: { $0.noteID == noteID && $0.isPending }),
+           tasks[index].kind == .update,
+           !claimed.contains(tasks[index].id) {
+            var updated = tasks
+            updated[index].body = body
+            updated[index].label = label
+            try save(updated)
+            tasks = updated
+            record("merged \(label ?? "edit") into \(short(updated[index].idempotencyKey)) for note \(noteID): \(redacted(body))")
             return
         }
-        let token = UUID()
-        let task = Task { await self.drain(token) }
-        runningSync = (token, task)
+
+        let task = StoredTask(
+            id: UUID(), noteID: noteID, kind: kind, label: label,
+            idempotencyKey: UUID().uuidString, body: body, createdAt: now(),
+            attempts: 0, stopReason: nil)
+        try save(tasks + [task])
+        tasks.append(task)
+        record("queued \(label ?? task.id.uuidString) (\(kind.rawValue) note \(noteID)) key \(short(task.idempotencyKey)): \(redacted(body))")
+    }
+
+    // MARK: - Sending
+
+    /// Sends what is pending. Waits for a drain already running, then drains again.
+    public func sync() async {
+        while let running = drain {
+            await running.value
+        }
+        let current = Task { await self.drainOutbox() }
+        drain = current
         await withTaskCancellationHandler {
-            await task.value
+            await current.value
         } onCancel: {
-            task.cancel()
+            current.cancel()
         }
     }
 
-    private func drain(_ token: UUID) async {
-        defer {
-            if runningSync?.token == token { runningSync = nil }
-        }
-        record("sync started: \(tasks.filter(\.isPending).count) pending")
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
+    private func drainOutbox() async {
+        defer { drain = nil }
+        await withTaskGroup(of: (UUID, Bool).self) { group in
+            var sending = 0
+            var keepGoing = true
             while true {
-                if !Task.isCancelled {
-                    for id in claimNextTasks(limit: Self.maxConcurrentSends - running) {
-                        running += 1
-                        group.addTask { await self.deliver(id) }
-                    }
+                while keepGoing, sending < Self.maxConcurrentSends, !Task.isCancelled,
+                      let id = claimNextTask() {
+                    group.addTask { await self.deliver(id) }
+                    sending += 1
                 }
-                if running == 0 { break }
-                _ = await group.next()
-                running -= 1
+                guard sending > 0, let finished = await group.next() else { break }
+                let (id, goOn) = finished
+                sending -= 1
+                // Released in the same step that picks the next ones: no edit can slip in between.
+                claimed.remove(id)
+                if !goOn { keepGoing = false }
             }
         }
-        record("sync finished: \(tasks.filter(\.isPending).count) pending, \(tasks.count - tasks.filter(\.isPending).count) need attention")
     }
 
-    /// Picks the oldest pending task of each note that has nothing in flight, oldest first,
-    /// and claims them before returning (no suspension between the check and the claim).
-    private func claimNextTasks(limit: Int) -> [UUID] {
-        guard limit > 0 else { return [] }
-        var busyNotes = Set(tasks.lazy.filter { self.inFlight.contains($0.id) }.map(\.write.noteID))
-        var claimed: [UUID] = []
+    /// Picks the oldest pending task of a note that has nothing in flight, and claims it.
+    private func claimNextTask() -> UUID? {
+        var notesSeen: Set<String> = []
         for task in tasks where task.isPending {
-            let noteID = task.write.noteID
-            guard !busyNotes.contains(noteID) else { continue }
-            busyNotes.insert(noteID)  // this task is the note's head: later ones wait behind it
-            inFlight.insert(task.id)
-            claimed.append(task.id)
-            if claimed.count == limit { break }
+            guard notesSeen.insert(task.noteID).inserted else { continue }
+            if claimed.contains(task.id) { continue }
+            claimed.insert(task.id)
+            return task.id
         }
-        return claimed
+        return nil
     }
 
-    private enum Outcome {
-        case delivered(Int)
-        case stop(String)
-        case retry(String)
-        case cancelled
-    }
-
-    /// Owns one claimed task until it is delivered, stopped, or the sync is cancelled.
-    private func deliver(_ id: UUID) async {
-        defer { inFlight.remove(id) }
-        var wait = remainingBackoff(of: id)
-        while true {
-            if wait > .zero {
-                do {
-                    try await clock.sleep(for: wait)
-                } catch {
-                    return  // cancelled: the task stays queued with its due time
-                }
-            }
-            guard !Task.isCancelled else { return }
-            guard let request = startAttempt(id) else { return }
-
-            let outcome: Outcome
-            do {
-                let response = try await transport(request)
-                outcome = classify(response)
-            } catch {
-                outcome = Task.isCancelled ? .cancelled : .retry(describe(error))
-            }
-
-            switch outcome {
-            case .delivered(let status):
-                finish(id, status: status)
-                return
-            case .stop(let reason):
-                stop(id, reason: reason)
-                return
-            case .cancelled:
-                record("task \(short(id)): sync cancelled while a request was out; outcome unknown, kept")
-                return
-            case .retry(let why):
-                guard let delay = scheduleRetry(id, why: why) else { return }
-                wait = delay
-            }
-        }
-    }
-
-    /// Time left before a task restored with a due time may be sent; never more than the cap
-    /// (the wall clock may have moved backwards since it was stored).
-    private func remainingBackoff(of id: UUID) -> Duration {
-        guard let due = task(id)?.nextAttemptAt else { return .zero }
-        let seconds = due.timeIntervalSince(now())
-        guard seconds > 0 else { return .zero }
-        return min(.milliseconds(Int64((seconds * 1000).rounded(.up))), policy.cap)
-    }
-
-    /// Counts the attempt on disk, then returns the request. Nothing is sent if that save fails.
-    private func startAttempt(_ id: UUID) -> NotesOutboxRequest? {
-        guard let index = index(of: id), tasks[index].isPending else { return nil }
+    /// One attempt for a claimed task, and its backoff if it has to be tried again.
+    /// Returns whether the drain should go on.
+    private func deliver(_ id: UUID) async -> (UUID, Bool) {
+        let request: Request
         do {
-            try commit { tasks, _ in
-                tasks[index].attempts += 1
-                tasks[index].nextAttemptAt = nil
-            }
+            guard let started = try startAttempt(id) else { return (id, true) }
+            request = started
         } catch {
-            record("task \(short(id)): could not save before sending (\(describe(error))); not sent")
+            record("could not save before sending \(short(id.uuidString)): \(type(of: error))")
+            return (id, false)
+        }
+
+        let verdict: Verdict
+        do {
+            let response = try await transport(request)
+            verdict = Self.verdict(for: response.statusCode)
+        } catch {
+            if Task.isCancelled { return (id, false) }
+            verdict = .retryLater("no answer (\(type(of: error)))")
+        }
+
+        switch verdict {
+        case .delivered:
+            finish(id)
+            return (id, true)
+        case .stop(let reason):
+            stop(id, reason: reason)
+            return (id, true)
+        case .retryLater(let reason):
+            let attempts = tasks.first(where: { $0.id == id })?.attempts ?? 1
+            let delay = backoff(afterAttempt: attempts)
+            record("\(short(request.idempotencyKey)) \(reason); retrying in \(delay)")
+            do {
+                try await sleep(delay)
+            } catch {
+                return (id, false)
+            }
+            return (id, true)
+        }
+    }
+
+    /// Counts the attempt on disk, then hands back the request to send.
+    private func startAttempt(_ id: UUID) throws -> Request? {
+        guard let index = tasks.firstIndex(where: { $0.id == id }), tasks[index].isPending else {
             return nil
         }
-        let task = tasks[index]
-        record("sending task \(short(id)) (\(describe(task.write)), attempt \(task.attempts))")
-        return NotesOutboxRequest(write: task.write, idempotencyKey: task.idempotencyKey, body: task.body)
+        var updated = tasks
+        updated[index].attempts += 1
+        try save(updated)
+        tasks = updated
+        let task = updated[index]
+        record("sending \(short(task.idempotencyKey)) (note \(task.noteID), attempt \(task.attempts))")
+        return Request(idempotencyKey: task.idempotencyKey, body: task.body)
     }
 
-    private func classify(_ response: NotesOutboxResponse) -> Outcome {
-        switch response.statusCode {
-        case 200..<300:
-            return .delivered(response.statusCode)
-        case 408, 429, 500..<600:
-            return .retry("HTTP \(response.statusCode)")
-        case 409:
-            return .stop("conflict (HTTP 409)\(notesErrorCodeSuffix(response.body))")
-        case 400..<500:
-            return .stop("rejected (HTTP \(response.statusCode))\(notesErrorCodeSuffix(response.body))")
-        default:
-            // 1xx/3xx should never reach us (URLSession follows redirects). Not a success, and
-            // retrying blindly would loop: keep it for a person to look at.
-            return .stop("unexpected HTTP \(response.statusCode)")
+    private func finish(_ id: UUID) {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { return }
+        var updated = tasks
+        let task = updated.remove(at: index)
+        do {
+            try save(updated)
+            tasks = updated
+            record("delivered \(short(task.idempotencyKey))")
+        } catch {
+            record("delivered \(short(task.idempotencyKey)) but could not save: \(type(of: error))")
         }
-    }
-
-    private func finish(_ id: UUID, status: Int) {
-        guard let index = index(of: id) else { return }
-        let attempts = tasks[index].attempts
-        saveBestEffort(id) { tasks, _ in tasks.remove(at: index) }
-        record("task \(short(id)) delivered (HTTP \(status)) after \(attempts) attempt(s)")
     }
 
     private func stop(_ id: UUID, reason: String) {
-        guard let index = index(of: id) else { return }
-        saveBestEffort(id) { tasks, _ in
-            tasks[index].state = .stopped(reason: reason)
-            tasks[index].nextAttemptAt = nil
-        }
-        record("task \(short(id)) stopped: \(reason)")
-    }
-
-    /// Records a retryable failure and returns how long to wait before the next attempt.
-    private func scheduleRetry(_ id: UUID, why: String) -> Duration? {
-        guard let index = index(of: id) else { return nil }
-        let streak = tasks[index].failureStreak + 1
-        let delay = policy.delay(afterFailures: streak, unit: random())
-        let due = now().addingTimeInterval(delay.seconds)
-        saveBestEffort(id) { tasks, _ in
-            tasks[index].failureStreak = streak
-            tasks[index].nextAttemptAt = due
-        }
-        record("task \(short(id)) failed (\(why)); retry \(streak) in \(format(delay))")
-        return delay
-    }
-
-    // MARK: Persistence helpers
-
-    /// Applies a change to a copy, saves it, and only then makes it the outbox's state.
-    private func commit(_ change: (inout [NotesOutboxTask], inout Int) -> Void) throws {
-        var newTasks = tasks
-        var newSequence = nextSequence
-        change(&newTasks, &newSequence)
-        try store.save(.init(nextSequence: newSequence, tasks: newTasks))
-        tasks = newTasks
-        nextSequence = newSequence
-    }
-
-    /// For changes after an answer: keep going in memory even if the disk refuses. The stored
-    /// state is then older, which only means a resend with the same key after a relaunch.
-    private func saveBestEffort(_ id: UUID, _ change: (inout [NotesOutboxTask], inout Int) -> Void) {
+        guard let index = tasks.firstIndex(where: { $0.id == id }) else { return }
+        var updated = tasks
+        updated[index].stopReason = reason
         do {
-            try commit(change)
+            try save(updated)
+            tasks = updated
+            record("stopped \(short(updated[index].idempotencyKey)): \(reason)")
         } catch {
-            change(&tasks, &nextSequence)
-            record("task \(short(id)): could not save (\(describe(error)))")
+            record("could not save the stop of \(short(updated[index].idempotencyKey)): \(type(of: error))")
         }
     }
 
-    private func index(of id: UUID) -> Int? { tasks.firstIndex { $0.id == id } }
-    private func task(_ id: UUID) -> NotesOutboxTask? { index(of: id).map { tasks[$0] } }
+    private static func verdict(for status: Int) -> Verdict {
+        switch status {
+        case 200..<300:
+            return .delivered
+        case 408, 429:
+            return .retryLater("HTTP \(status)")
+        case 500..<600:
+            return .retryLater("HTTP \(status)")
+        case 409:
+            return .stop("HTTP 409: the server holds another version of this write")
+        case 300..<400:
+            return .stop("HTTP \(status): unexpected redirect")
+        default:
+            return .stop("HTTP \(status): rejected by the server")
+        }
+    }
 
-    // MARK: Log (no note content, ever)
+    /// 1 s, 2 s, 4 s, … capped at 30 s, with half of it jittered.
+    private func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 5)
+        let ceiling = min(Self.backoffCap, Double(1 << exponent))
+        let seconds = ceiling * (0.5 + 0.5 * min(max(random(), 0), 1))
+        return .seconds(max(seconds, 0.001))
+    }
+
+    // MARK: - Storage
+
+    private func save(_ newTasks: [StoredTask]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(OutboxFile(tasks: newTasks))
+        try data.write(to: fileURL, options: .atomic)
+    }
+
+    private static func readTasks(from url: URL) throws -> [StoredTask] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        let data = try Data(contentsOf: url)
+        return try JSONDecoder().decode(OutboxFile.self, from: data).tasks
+    }
+
+    // MARK: - Log
 
     private func record(_ line: String) {
-        logLines.append(line)
-        if logLines.count > Self.maxLogLines {
-            logLines.removeFirst(logLines.count - Self.maxLogLines)
+        log.append(line)
+    }
+
+    private func short(_ key: String) -> String {
+        String(key.prefix(8))
+    }
+
+    /// The body with every sensitive field masked, whatever its value.
+    private func redacted(_ body: Data) -> String {
+        guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+              let masked = try? JSONSerialization.data(
+                  withJSONObject: Self.mask(json), options: [.sortedKeys, .fragmentsAllowed]),
+              let text = String(data: masked, encoding: .utf8)
+        else {
+            return "<\(body.count) bytes>"
         }
+        return text
     }
 
-    private func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)) }
-
-    private func labelSuffix(_ label: String?) -> String { label.map { " [\($0)]" } ?? "" }
-
-    private func describe(_ write: NoteWrite) -> String {
-        switch write {
-        case .create(let noteID): "create note \(noteID)"
-        case .update(let noteID): "update note \(noteID)"
+    private static func mask(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, inner) in object {
+                result[key] = sensitiveKeys.contains(key.lowercased()) ? "<redacted>" : mask(inner)
+            }
+            return result
         }
-    }
-
-    /// Only the error's type and code: messages can quote what the user typed.
-    private func describe(_ error: any Error) -> String {
-        if let urlError = error as? URLError { return "URLError \(urlError.code.rawValue)" }
-        return String(describing: type(of: error))
-    }
-
-    private func format(_ duration: Duration) -> String {
-        String(format: "%.3f s", duration.seconds)
+        if let array = value as? [Any] {
+            return array.map(mask)
+        }
+        return value
     }
 }
-

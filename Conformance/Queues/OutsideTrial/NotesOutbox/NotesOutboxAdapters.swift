@@ -99,7 +99,12 @@ enum BuggyNotesOutboxAdapter: WriteQueueAdapter {
     static func makeStorage() throws -> URL { try NotesAdapterSupport.makeStorage() }
     static func launch(from directory: URL, environment: QueueEnvironment) async throws -> BuggyNotesOutbox {
         try BuggyNotesOutbox(
-            directory: directory, transport: NotesAdapterSupport.transport(environment),
+            directory: directory,
+            transport: { [transport = environment.transport] request in
+                let response = try await transport.send(
+                    WriteRequest(idempotencyKey: request.idempotencyKey, body: request.body))
+                return BuggyNotesOutbox.Response(statusCode: response.statusCode, body: response.body)
+            },
             clock: environment.clock, now: environment.now, random: NotesAdapterSupport.random(environment))
     }
     static func submit(_ operation: QueueOperation, to outbox: BuggyNotesOutbox) async throws {
@@ -107,7 +112,12 @@ enum BuggyNotesOutboxAdapter: WriteQueueAdapter {
     }
     static func runSendingPass(_ outbox: BuggyNotesOutbox) async throws { await outbox.sync() }
     static func persistedTasks(in directory: URL) async throws -> [PersistedTask] {
-        NotesAdapterSupport.persisted(try BuggyNotesOutbox.storedTasks(in: directory))
+        try BuggyNotesOutbox.storedTasks(in: directory).map { task in
+            PersistedTask(
+                operationID: task.label ?? task.id.uuidString, key: task.idempotencyKey, body: task.body,
+                status: task.isPending ? .pending : .needsAttention, attempts: task.attempts,
+                createdAt: String(task.createdAt.timeIntervalSinceReferenceDate), diagnostic: task.stopReason)
+        }
     }
     static func diagnostics(of outbox: BuggyNotesOutbox, storage: URL) async -> [String] { await outbox.log }
     static func discardStorage(_ directory: URL) { NotesAdapterSupport.discard(directory) }

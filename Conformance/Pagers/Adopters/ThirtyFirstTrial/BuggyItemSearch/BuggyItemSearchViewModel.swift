@@ -1,140 +1,115 @@
 import Foundation
 import Observation
 
-/// The search screen's list: keyset pagination, a per-query cache, pull to refresh, retry.
+/// The search screen's state: results of one query, loaded page by page after the last item's
+/// ID (keyset), with the rows of every query searched before kept in memory so that going back
+/// to a query shows something at once.
 ///
-/// The view calls `loadNextPage()` from the list footer's `onAppear` (also for the first page),
-/// `search(_:)` when the search text is submitted, `refresh()` from `.refreshable`, and
-/// `retry()` from the error footer's button.
+/// The mutant: an answer is taken whenever the screen is loading and the answer's query is the
+/// one on screen. It does not tell the request in flight from an older one of the same query
+/// (an earlier page before a refresh, an earlier visit of the same text, a page delivered twice).
 @MainActor
 @Observable
 public final class BuggyItemSearchViewModel {
-    public private(set) var query: String
+    /// The rows on screen.
     public private(set) var items: [SearchItem] = []
+    /// A page is on its way.
     public private(set) var isLoading = false
+    /// The list has not ended (the footer spinner shows).
     public private(set) var hasMore = true
+    /// What the error footer says, or nil.
     public private(set) var errorMessage: String?
+    /// The text searched for.
+    public private(set) var query: String
 
-    /// Where the next request starts: the first page, or after the last item we have.
-    private enum Position: Equatable {
-        case firstPage
-        case after(SearchItem.ID)
-    }
-
-    @ObservationIgnored private let repository: ItemSearchRepository
+    @ObservationIgnored private let repository: any ItemSearchRepository
     @ObservationIgnored private let pageSize: Int
-    @ObservationIgnored private var position: Position = .firstPage
-    /// Results shown per query, so going back to a search shows something at once.
-    @ObservationIgnored private var cache: [String: [SearchItem]] = [:]
+    /// Rows last shown per query, shown again at once when the user searches it again.
+    @ObservationIgnored private var rowsByQuery: [String: [SearchItem]] = [:]
+    /// IDs of the current list, for de-duplication across pages.
+    @ObservationIgnored private var seenIDs: Set<SearchItem.ID> = []
+    /// The next load starts the list over (a search or refresh whose first page has not come).
+    @ObservationIgnored private var startsOver = true
 
-    public init(repository: ItemSearchRepository, query: String = "", pageSize: Int = 20) {
+    public init(repository: some ItemSearchRepository, query: String, pageSize: Int = 20) {
         self.repository = repository
         self.query = query
         self.pageSize = pageSize
     }
 
-    // MARK: - Intents
+    // MARK: - What the view calls
 
-    public func loadNextPage() {
-        guard !isLoading, hasMore else { return }
-        startRequest()
+    /// The user scrolled to the bottom; also the list's first load.
+    public func loadNextPage() async {
+        guard !isLoading else { return }
+        guard startsOver || hasMore else { return }
+        fetchPage()
     }
 
-    public func retry() {
+    /// The search field changed: show what this query showed before, then load it afresh.
+    public func search(_ text: String) async {
+        query = text
+        items = rowsByQuery[text] ?? []
+        seenIDs = Set(items.map(\.id))
+        hasMore = true
+        errorMessage = nil
+        startsOver = true
+        fetchPage()
+    }
+
+    /// Pull to refresh: the rows stay until the new first page replaces them.
+    public func refresh() async {
+        hasMore = true
+        errorMessage = nil
+        startsOver = true
+        fetchPage()
+    }
+
+    /// The error footer's "Try again".
+    public func retry() async {
         guard !isLoading else { return }
         errorMessage = nil
-        loadNextPage()
-    }
-
-    public func search(_ text: String) {
-        guard text != query else { return }
-        query = text
-        resetPagination()
-        // Show what we had for this search while its first page reloads.
-        items = cache[text] ?? []
-        startRequest()
-    }
-
-    public func refresh() {
-        // Keep the current rows on screen until the fresh first page arrives.
-        resetPagination()
-        startRequest()
+        guard startsOver || hasMore else { return }
+        fetchPage()
     }
 
     // MARK: - Loading
 
-    private func resetPagination() {
-        isLoading = false
-        hasMore = true
-        errorMessage = nil
-        position = .firstPage
-    }
-
-    private func startRequest() {
+    private func fetchPage() {
         let requestQuery = query
+        let replacesRows = startsOver
+        let lastID = replacesRows ? nil : items.last?.id
         isLoading = true
-
-        let lastID: SearchItem.ID?
-        switch position {
-        case .firstPage: lastID = nil
-        case .after(let id): lastID = id
-        }
-
-        repository.fetch(query: query, after: lastID, limit: pageSize) { [weak self] result in
-            self?.handle(result, for: requestQuery)
-        }
-    }
-
-    private func handle(_ result: Result<SearchPage, Error>, for requestQuery: String) {
-        // Ignore callbacks we are no longer waiting for, and results of a search the user left.
-        guard isLoading, requestQuery == query else { return }
-        isLoading = false
-
-        switch result {
-        case .success(let page):
-            apply(page)
-        case .failure(let error) where Self.isCancellation(error):
-            break   // not the user's problem; the next scroll or retry asks again
-        case .failure(let error):
-            errorMessage = Self.message(for: error)
-        }
-    }
-
-    private func apply(_ page: SearchPage) {
-        if position == .firstPage {
-            items = []   // replaces cached rows or the list before a refresh
-        }
-        var indexByID = Dictionary(items.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var added = 0
-        for item in page.items {
-            if let index = indexByID[item.id] {
-                items[index] = item          // the server sent it again: keep its place, take the fresher copy
-            } else {
-                indexByID[item.id] = items.count
-                items.append(item)
-                added += 1
+        errorMessage = nil
+        repository.fetch(query: requestQuery, after: lastID, limit: pageSize) { [weak self] result in
+            guard let self else { return }
+            // Is this the answer we are waiting for?
+            guard self.isLoading, requestQuery == self.query else { return }
+            self.isLoading = false
+            switch result {
+            case .success(let page):
+                self.apply(page, replacingRows: replacesRows)
+            case .failure(let error):
+                if !(error is CancellationError) {
+                    self.errorMessage = "Couldn't load results. Check your connection and try again."
+                }
             }
         }
-        errorMessage = nil
-        if let last = items.last {
-            position = .after(last.id)
+    }
+
+    private func apply(_ page: SearchPage, replacingRows: Bool) {
+        if replacingRows {
+            items = []
+            seenIDs = []
+            startsOver = false
         }
-        // With keyset pagination a page that adds nothing leaves `after` where it was: asking
-        // again would return the same page forever, so treat it as the end.
+        var added = 0
+        for item in page.items where seenIDs.insert(item.id).inserted {
+            items.append(item)
+            added += 1
+        }
+        // Keyset: a page with nothing new cannot move the position, so the list ends there.
         hasMore = page.hasMore && added > 0
-        cache[query] = items
-    }
-
-    private static func isCancellation(_ error: Error) -> Bool {
-        if error is CancellationError { return true }
-        if let urlError = error as? URLError, urlError.code == .cancelled { return true }
-        return false
-    }
-
-    private static func message(for error: Error) -> String {
-        if let urlError = error as? URLError, urlError.code == .notConnectedToInternet {
-            return "You're offline."
-        }
-        return "Couldn't load results."
+        rowsByQuery[query] = items
     }
 }
