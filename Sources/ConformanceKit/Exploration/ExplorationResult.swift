@@ -139,8 +139,10 @@ public struct ExplorationResult: Hashable, Sendable {
         return (["Not reproduced (\(strategy)): \(unreproduced.count) failure\(unreproduced.count == 1 ? "" : "s") "
             + "the same schedule did not show again, so none is a finding:"] + shown + more + [
                 "  A schedule that waited out the watchdog on a loaded machine looks like this; so does a race "
-                    + "in the implementation that only some thread interleavings reach. If the same rule shows "
-                    + "up here run after run, or on an idle machine, look for such a race under that rule."
+                    + "in the implementation that only some thread interleavings reach, or randomness it draws "
+                    + "itself (backoff jitter or IDs from the system generator: inject a seeded generator in the "
+                    + "adapter to make runs repeatable). If the same rule shows up here run after run, or on an "
+                    + "idle machine, look for such a race under that rule."
             ]).joined(separator: "\n")
     }
 
