@@ -29,6 +29,8 @@ struct ExploreRow: Encodable {
     let secondsToFailure: Double?
     /// Async pagers: triggers skipped because the kit could not have observed them settle.
     let unobservableTriggers: Int
+    /// Those triggers by kind (`.refresh`: 9).
+    let unobservableTriggersByKind: [String: Int]
     /// Async pagers: `alreadyAvailable` replays that did not apply and ended early.
     let inapplicableSchedules: Int
     /// Failures whose replay after shrinking passed: not reproducible, so not findings.
@@ -68,6 +70,7 @@ struct ExploreRow: Encodable {
         seconds = result.seconds
         secondsToFailure = result.secondsToFailure
         unobservableTriggers = result.unobservableTriggers
+        unobservableTriggersByKind = result.unobservableTriggersByKind
         inapplicableSchedules = result.inapplicableSchedules
         unreproducedFailures = result.unreproducedFailures
         regressionTest = result.finding?.regressionTest
@@ -102,7 +105,8 @@ struct ExploreRow: Encodable {
         let verdict = ok ? "ok" : "UNEXPECTED"
         var skipped: [String] = []
         if unobservableTriggers > 0 {
-            skipped.append("\(Self.count(unobservableTriggers, "unobservable trigger")) skipped")
+            let kinds = unobservableTriggersByKind.isEmpty ? "" : ": \(SkippedTriggers.breakdown(unobservableTriggersByKind))"
+            skipped.append("\(Self.count(unobservableTriggers, "unobservable trigger")) skipped\(kinds)")
         }
         if inapplicableSchedules > 0 {
             skipped.append("\(Self.count(inapplicableSchedules, "schedule")) not applicable")
@@ -115,7 +119,7 @@ struct ExploreRow: Encodable {
                 completeDepth.map { $0 >= depth ? "all of them" : "budget ran out: complete to depth \($0)" }
                     ?? "budget ran out before any depth was complete", at: 0)
         }
-        let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: ", ") + ")"
+        let skips = skipped.isEmpty ? "" : " (" + skipped.joined(separator: "; ") + ")"
         guard found, let invariant, let invariantName, let steps else {
             return "\(head): no rule failed in \(schedules) schedules\(skips), "
                 + String(format: "%.2f s", seconds) + " — \(verdict)"

@@ -22,6 +22,10 @@ public struct ExplorationResult: Hashable, Sendable {
     /// (every task priority above a parked load was spent by earlier joins and probes), over
     /// the schedules counted. Such a trigger is skipped, like a step that cannot apply.
     public let unobservableTriggers: Int
+    /// Those triggers by kind, each named as its step in a schedule (`.bottomReached`,
+    /// `.refresh`, `.submit`, …; `answers` for a request an answer started), so you can tell
+    /// which ones the search could not explore.
+    public let unobservableTriggersByKind: [String: Int]
     /// Async level: `alreadyAvailable` replays that ended early because a step came where a
     /// planned answer was due (a trigger skipped under one delivery mode and not the other).
     public let inapplicableSchedules: Int
@@ -41,7 +45,8 @@ public struct ExplorationResult: Hashable, Sendable {
     package init(
         subject: String, strategy: ExplorationStrategy, schedules: Int, steps: Int,
         findings: [ExplorationFinding], expected: Set<ContractID> = [], seconds: Double, secondsToFailure: Double?,
-        unobservableTriggers: Int = 0, inapplicableSchedules: Int = 0, unreproduced: [UnreproducedFailure] = [],
+        unobservableTriggers: Int = 0, unobservableTriggersByKind: [String: Int] = [:], inapplicableSchedules: Int = 0,
+        unreproduced: [UnreproducedFailure] = [],
         completeDepth: Int? = nil
     ) {
         self.unreproduced = unreproduced.sorted { $0.schedule < $1.schedule }
@@ -51,6 +56,7 @@ public struct ExplorationResult: Hashable, Sendable {
         }.map(\.element)
         self.expected = expected
         self.unobservableTriggers = unobservableTriggers
+        self.unobservableTriggersByKind = unobservableTriggersByKind
         self.inapplicableSchedules = inapplicableSchedules
         self.subject = subject
         self.strategy = strategy
@@ -107,11 +113,14 @@ public struct ExplorationResult: Hashable, Sendable {
             : "; incomplete, the budget ran out: complete to depth \(complete) of \(depth) (raise the budget)"
     }
 
-    /// What was skipped, when anything was: `; skipped 12 unobservable triggers, 1 inapplicable schedule`.
+    /// What was skipped, when anything was: `; skipped 12 unobservable triggers (9 .refresh,
+    /// 3 .bottomReached), 1 inapplicable schedule`.
     package var skips: String {
         var parts: [String] = []
         if unobservableTriggers > 0 {
-            parts.append("\(unobservableTriggers) unobservable trigger\(unobservableTriggers == 1 ? "" : "s")")
+            parts.append(
+                "\(unobservableTriggers) unobservable trigger\(unobservableTriggers == 1 ? "" : "s")"
+                    + (unobservableTriggersByKind.isEmpty ? "" : " (\(SkippedTriggers.breakdown(unobservableTriggersByKind)))"))
         }
         if inapplicableSchedules > 0 {
             parts.append("\(inapplicableSchedules) inapplicable schedule\(inapplicableSchedules == 1 ? "" : "s")")

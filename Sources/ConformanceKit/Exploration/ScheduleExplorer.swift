@@ -47,7 +47,8 @@ package enum ScheduleExplorer {
             subject: family.subjectName, strategy: options.strategy, schedules: search.explored,
             steps: search.steps, findings: findings, expected: options.expecting,
             seconds: seconds(start.duration(to: clock.now)), secondsToFailure: toFailure,
-            unobservableTriggers: search.unobservable, inapplicableSchedules: search.inapplicable,
+            unobservableTriggers: search.unobservable.total, unobservableTriggersByKind: search.unobservable.byKind,
+            inapplicableSchedules: search.inapplicable,
             unreproduced: unreproduced, completeDepth: search.completeDepth)
     }
 
@@ -56,7 +57,7 @@ package enum ScheduleExplorer {
         var explored: Int
         var steps: Int
         var hits: [ScheduleHit<Step, Context>]
-        var unobservable = 0
+        var unobservable = SkippedTriggers()
         var inapplicable = 0
         /// Failures the same schedule, run again at once, did not show (a hang under a loaded
         /// machine): counted and described, never searched from.
@@ -134,15 +135,15 @@ package enum ScheduleExplorer {
     /// ran which block.
     private final class Tally: Sendable {
         struct Counts {
-            var unobservable = 0
+            var unobservable = SkippedTriggers()
             var inapplicable = 0
             var unconfirmed: [UnreproducedFailure] = []
         }
         private let blocks = Locked<[Int: Counts]>(rawValue: [:])
 
-        func add(_ unobservable: Int, notApplicable: Bool, block: Int) {
+        func add(_ unobservable: SkippedTriggers, notApplicable: Bool, block: Int) {
             blocks.withLock { blocks in
-                blocks[block, default: Counts()].unobservable += unobservable
+                blocks[block, default: Counts()].unobservable = blocks[block, default: Counts()].unobservable + unobservable
                 blocks[block, default: Counts()].inapplicable += notApplicable ? 1 : 0
             }
         }
@@ -155,7 +156,7 @@ package enum ScheduleExplorer {
         /// schedule order.
         func total(upTo last: Int?) -> Counts {
             blocks.rawValue.filter { last == nil || $0.key <= last! }.values.reduce(into: Counts()) { total, block in
-                total.unobservable += block.unobservable
+                total.unobservable = total.unobservable + block.unobservable
                 total.inapplicable += block.inapplicable
                 total.unconfirmed += block.unconfirmed
             }

@@ -66,13 +66,13 @@ package struct ScheduleTrialOutcome<Step: Sendable, Context: Sendable>: Sendable
     /// Its failure, if any.
     package var hit: ScheduleHit<Step, Context>?
     /// Triggers skipped because the kit could not have settled them by evidence.
-    package var unobservableTriggers: Int
+    package var unobservableTriggers: SkippedTriggers
     /// Whether the schedule turned out not to apply (it ended early without a verdict).
     package var notApplicable: Bool
 
     /// Creates an outcome.
     package init(
-        steps: Int, hit: ScheduleHit<Step, Context>? = nil, unobservableTriggers: Int = 0, notApplicable: Bool = false
+        steps: Int, hit: ScheduleHit<Step, Context>? = nil, unobservableTriggers: SkippedTriggers = SkippedTriggers(), notApplicable: Bool = false
     ) {
         self.steps = steps
         self.hit = hit

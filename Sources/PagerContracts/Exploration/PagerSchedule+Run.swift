@@ -155,7 +155,7 @@ extension PagerSchedule {
         /// Why the schedule ended early without a finding (it does not apply under the mode).
         var notApplicable: String?
         /// Triggers skipped because the kit could not have settled them by evidence.
-        var unobservableTriggers = 0
+        var unobservableTriggers = SkippedTriggers()
     }
 
     /// Replays `steps` against a fresh subject, stopping at the first failure.

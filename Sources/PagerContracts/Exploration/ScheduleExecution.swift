@@ -118,7 +118,7 @@ final class ScheduleExecution {
     @exclusivity(unchecked) private(set) var state = PagerState(visible: [])
     @exclusivity(unchecked) private(set) var stepsTaken = 0
     /// Triggers skipped because the kit could not have settled them by evidence.
-    @exclusivity(unchecked) private(set) var unobservableTriggers = 0
+    @exclusivity(unchecked) private(set) var unobservableTriggers = SkippedTriggers()
 
     // The oracle of the current generation.
     @exclusivity(unchecked) private(set) var accepted: [Int] = []
@@ -312,7 +312,7 @@ final class ScheduleExecution {
                 reason: "under answers already available, \(step.swiftCode) came where the planned answer to request #\(planned[0]) was due")
         }
         if step.request == nil, let reason = driver.triggerUnobservable {
-            unobservableTriggers += 1
+            unobservableTriggers.add(step.swiftCode)
             return skip(step, reason)
         }
         let requestsBefore = requests.count
@@ -595,7 +595,7 @@ final class ScheduleExecution {
                 throw misuse
             }
         }
-        try requireNoAssumption(since: assumedBefore)
+        try requireNoAssumption(since: assumedBefore, during: trigger)
         switch outcome {
         case .started(let positions):
             let started = register(positions)
@@ -611,9 +611,11 @@ final class ScheduleExecution {
     /// next may belong to that trigger, and no finding may rest on a guess. (The eighth trial's
     /// event-loop view model was flagged P1 and P4 when a query change assumed blocked was still
     /// on its way to loading.) Counted with the unobservable triggers.
-    private func requireNoAssumption(since count: Int) throws {
+    /// - Parameter trigger: The trigger the step fired; `nil` for an answer (the request it
+    ///   started was assumed).
+    private func requireNoAssumption(since count: Int, during trigger: PagerTrigger?) throws {
         guard driver.assumptionCount > count else { return }
-        unobservableTriggers += 1
+        unobservableTriggers.add(trigger?.stepName ?? "answers")
         throw NotApplicable(
             reason: "a trigger was taken as blocked by assumption (the five task priorities were spent): the schedule ends there",
             byAssumption: true)
@@ -640,7 +642,7 @@ final class ScheduleExecution {
             } else {
                 try await driver.answer(request: index, with: answer)
             }
-        try requireNoAssumption(since: assumedBefore)
+        try requireNoAssumption(since: assumedBefore, during: nil)
         guard !positions.isEmpty else { return "" }
         let started = register(positions)
         return recorder == nil ? "" : " → " + started
@@ -777,5 +779,20 @@ final class ScheduleExecution {
         guard let failure = pendingFailure else { return }
         pendingFailure = nil
         throw failure
+    }
+}
+
+extension PagerTrigger {
+    /// The schedule step that fires this trigger, as a regression test writes it (the appear
+    /// event comes with a list's first trigger, and has no step of its own).
+    fileprivate var stepName: String {
+        switch self {
+        case .bottomReached: ".bottomReached"
+        case .changeQuery: ".changeQuery"
+        case .refresh: ".refresh"
+        case .retry: ".retry"
+        case .fillScreen: ".fillScreen"
+        case .appear: "appear"
+        }
     }
 }

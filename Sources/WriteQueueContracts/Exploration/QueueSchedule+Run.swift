@@ -35,7 +35,7 @@ extension QueueSchedule {
         /// For each answer, the operation and attempt of the send it answered.
         var targets: [(operation: Int, attempt: Int)?]
         /// Triggers skipped because the kit could not have seen them settle.
-        var unobservableTriggers = 0
+        var unobservableTriggers = SkippedTriggers()
     }
 
     func replay<A: WriteQueueAdapter>(against adapter: A.Type, watchdog: Duration) async -> Replay {
@@ -121,5 +121,5 @@ private struct ReplayOutcome {
     var steps: [QueueSchedule.Step] = []
     var applied: [Bool] = []
     var targets: [(operation: Int, attempt: Int)?] = []
-    var unobservableTriggers = 0
+    var unobservableTriggers = SkippedTriggers()
 }

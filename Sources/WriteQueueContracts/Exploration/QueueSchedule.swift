@@ -47,6 +47,16 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
             case .crash: ".crash"
             }
         }
+
+        /// The step's kind, without its arguments (`.submitCopy`, `.answer`): how a headline
+        /// counts the triggers a search skipped.
+        package var kindName: String {
+            switch self {
+            case .submitCopy: ".submitCopy"
+            case .answer: ".answer"
+            default: swiftCode
+            }
+        }
     }
 
     /// How the kit's server (an idempotency ledger) answers one send.

@@ -42,7 +42,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     private(set) var stepsTaken = 0
     /// Submits and passes skipped because the kit could not have seen them join a parked
     /// request (``QueueStage/nextTriggerUnobservable``), as the pager explorer skips them.
-    private(set) var unobservableTriggers = 0
+    private(set) var unobservableTriggers = SkippedTriggers()
     /// The step now being checked, as Swift code.
     private(set) var currentStep: QueueSchedule.Step?
     /// The operation the current step submitted, if any.
@@ -146,7 +146,7 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             // started now could join it unseen, and settling would wait on it for ever. Skip
             // it, like a step that cannot apply, and count it.
             if let reason = h.stage.nextTriggerUnobservable {
-                unobservableTriggers += 1
+                unobservableTriggers.add(step.kindName)
                 h.recorder.record("\(step.swiftCode) skipped: \(reason)")
                 return false
             }
