@@ -43,6 +43,7 @@ extension BundledImplementations {
             + twentySecondTrialPagers
             + twentyThirdTrialPagers
             + thirtyFirstTrialPagers
+            + thirtyThirdTrialPagers
             + pagerMutants
     }
 
@@ -447,6 +448,27 @@ extension BundledImplementations {
                     .fails("P3", because: "a page delivered again while the next one loads is taken as its answer"),
                     .fails("P4", because: "a late page of an earlier visit to the same query is taken"),
                     .fails("P11", because: "a late answer from before the refresh is taken"),
+                ]),
+        ]
+    }
+
+    /// The thirty-third trial's pager, written from the docs alone (see
+    /// `Adopters/ThirtyThirdTrial/README.md`).
+    static var thirtyThirdTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                NotificationInboxViewModelAdapter.self, name: "NotificationInboxViewModel", kind: .adopter,
+                summary: "Thirty-third-trial @MainActor @Observable notifications inbox: three filter tabs, cursor "
+                    + "pages, one stored load Task cancelled on a tab switch or refresh, a generation counter "
+                    + "checked before a page or an error (a cancellation included) touches the state."),
+            .asyncPager(
+                BuggyNotificationInboxViewModelAdapter.self, name: "BuggyNotificationInboxViewModel", kind: .mutant,
+                summary: "The inbox written again from its bug's description: a cancellation error is handled before "
+                    + "the check that its load is still current, so the load a tab switch or a refresh cancelled "
+                    + "ends the new load's loading state.",
+                ledger: [
+                    .fails("P8", because: "the cancellation of the old tab's load ends the new tab's loading state"),
+                    .fails("P11", because: "the cancellation of the load a refresh cancelled ends the refreshed load"),
                 ]),
         ]
     }
