@@ -37,3 +37,11 @@ struct MyPagerAdapter: PagerModelAdapter {
 func myPagerConforms(_ contract: PagerContract) async {
     await contract.check(MyPagerAdapter.self)
 }
+
+// Docs/Pagers.md, "Contracts that do not apply": the same suite without the contracts that do
+// not apply (a CI that fails on warnings).
+@Test(arguments: PagerContract.all(for: MyPagerAdapter.self).filter { $0.applicability?.isApplicable ?? true })
+func myPagerConformsWhereApplicable(_ contract: PagerContract) async {
+    #expect(contract.applicability?.isApplicable == true)
+    await contract.check(MyPagerAdapter.self)
+}
