@@ -39,6 +39,7 @@ extension QueueScheduleExecution {
         try checkSingleSender()
         try checkResends(newSends)
         try checkReplayBytes(newSends)
+        try checkRelaunchKeys(newSends)
         try checkRecords()
         try checkCustody(tasks)
         try checkStoppedAfterUnknownOutcome(tasks)
@@ -93,6 +94,7 @@ extension QueueScheduleExecution {
             guard let key = task.key else { continue }
             for operation in operations where operation.id == task.operationID || operation.body == task.body {
                 keysByBody[operation.body, default: []].insert(key)
+                storedKeysByBody[operation.body, default: []].insert(key)
             }
         }
     }
@@ -319,6 +321,29 @@ extension QueueScheduleExecution {
                 expected: String(decoding: first.rawBody, as: UTF8.self),
                 actual: String(decoding: send.rawBody, as: UTF8.self),
                 hint: "Store the exact bytes of the first request with the task and send those; encoding a dictionary again may order its fields differently.",
+                invariant: "I7")
+        }
+    }
+
+    /// Q3 (invariant I7): a relaunched queue sends a task the crashed launch stored under the
+    /// key storage holds for it, not a key storage never held. (The thirty-second trial's
+    /// outbox gave every restored entry a fresh key while its journal kept the old one; the
+    /// explorer saw it only when the crashed launch had sent the entry first, so whether the
+    /// entry's first request left before the crash decided between Q3 and a pass, and a
+    /// second record it made was named Q2.)
+    private func checkRelaunchKeys(_ newSends: [ParkedSend]) throws {
+        guard crashes > 0 else { return }
+        let h = harness
+        for send in newSends {
+            let body = send.request.body
+            guard let key = send.request.idempotencyKey, let stored = storedKeysByBodyAtCrash[body], !stored.isEmpty,
+                !storedKeysByBody[body, default: []].contains(key)
+            else { continue }
+            let label = h.operationLabel(for: body)
+            throw fail(
+                "Q3", "Expected the relaunched queue to send \(label) with the key storage holds for it (\(stored.sorted().map { h.short($0) }.joined(separator: ", "))), but send #\(send.number) carried key \(h.short(key)), which storage never held.",
+                expected: "key: \(stored.sorted().map { h.short($0) }.joined(separator: " or "))", actual: "key: \(h.short(key))",
+                hint: "Read the key back from storage when you restore a task after a relaunch; never give a restored task a fresh one.",
                 invariant: "I7")
         }
     }

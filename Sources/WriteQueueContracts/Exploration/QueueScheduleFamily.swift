@@ -74,7 +74,10 @@ struct QueueScheduleFamily<A: WriteQueueAdapter>: ScheduleFamily {
         steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
         let schedule = QueueSchedule(steps)
         let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
-        let kind = ExplorationFinding.Kind(hit.failure)
+        // Named as the printed schedule fails: a hit whose shrunk replay breaks another rule
+        // first is that rule's finding, so the title, the regression test and the report agree
+        // (the thirty-second trial's finding titled Q2 whose report said Q3).
+        let kind = ExplorationFinding.Kind(hit.failure, contract: replay.failure?.rule)
         let invariant = kind.descriptor
         let name = String(describing: A.self)
         return ExplorationFinding(
