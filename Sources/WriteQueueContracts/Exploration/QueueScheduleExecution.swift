@@ -88,6 +88,10 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// Every key a body was stored or sent under before the last crash: a relaunch that sends
     /// one of these resends what the crashed launch left, whatever that was.
     var keysByBodyAtCrash: [Data: Set<String>] = [:]
+    /// Every key storage showed for a body (sent keys left out).
+    var storedKeysByBody: [Data: Set<String>] = [:]
+    /// The keys storage showed for each body before the last crash: what a relaunch reads back.
+    var storedKeysByBodyAtCrash: [Data: Set<String>] = [:]
 
     init(harness: QueueHarness<A>) {
         self.harness = harness
@@ -230,11 +234,22 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             for send in h.openSends { inFlightAtCrash[send.request.body] = send.number }
             crashes += 1
             keysByBodyAtCrash.merge(keysByBody) { $0.union($1) }
+            storedKeysByBodyAtCrash.merge(storedKeysByBody) { $0.union($1) }
             try await h.crash()
             unknownBeforeCrash.formUnion(unknownOutcome.keys)
             unknownOutcome = [:]
             retryableAnswer = [:]
             try await h.launch()
+            try await h.settle()
+        }
+        // Work the queue left running (a drain a submit started in `Task { … }`) may reach the
+        // transport within this step or the next, as threads fall: the thirty-second trial's
+        // outbox sent its first request before a crash in some runs and after it in others,
+        // so the next step was chosen from another state and the same seed printed other
+        // schedules. Swift's queued jobs run out first, as before a crash (not the main queue's:
+        // draining it at every step halved the explorer's queue throughput).
+        if let watch = GlobalExecutorWatch.current, watch.jobsInFlight > 0 {
+            _ = await watch.runOut()
             try await h.settle()
         }
         try await checkRules()
