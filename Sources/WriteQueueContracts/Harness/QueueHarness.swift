@@ -898,6 +898,25 @@ final class QueueHarness<A: WriteQueueAdapter> {
         return (nil, stepping.moved)
     }
 
+    /// The first answer the declared capabilities make final (a conflict under the declared
+    /// profile, a client error not declared retryable) whose request the queue sent again with
+    /// the same key and body, and that resend.
+    private func resentAfterAFinalAnswer() -> (AnsweredSend, ParkedSend)? {
+        for stopped in answered {
+            guard let status = stopped.status, (400..<500).contains(status) else { continue }
+            let final =
+                status == 409 ? capabilities.conflictProfile == .sourceDocument : !capabilities.retries(clientError: status)
+            guard final,
+                let resend = sends.first(where: {
+                    $0.number > stopped.send.number && $0.request.idempotencyKey == stopped.send.request.idempotencyKey
+                        && $0.request.body == stopped.send.request.body
+                })
+            else { continue }
+            return (stopped, resend)
+        }
+        return nil
+    }
+
     /// Whether storage still holds one of `operations` as pending: a task that left storage or
     /// stopped will not be sent however long the clock moves.
     private func storageHoldsPending(_ operations: [QueueOperation]) async throws -> Bool {
@@ -911,6 +930,27 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// The violation for operations the queue did not send, with a hint from what storage shows.
     private func notSent(_ operations: [QueueOperation], stepped: Duration) async throws -> TimelineStop {
         let names = operations.map(\.id).joined(separator: " or ")
+        if let (stopped, resend) = resentAfterAFinalAnswer() {
+            // The queue goes on sending a task whose answer ended it, and sends nothing else:
+            // a queue that keeps each entity's tasks in order waits behind it for ever. That is
+            // the rule of the answer, not the running contract's (the thirty-second trial's
+            // correct outbox, declared with the source document's 409, retried a 409 and was
+            // reported under Q10 as well as Q4).
+            let status = stopped.status ?? 0
+            let conflict = status == 409 || status == capabilities.conflictProfile.mismatchStatus
+            return blocked(
+                by: conflict ? "Q4" : "Q9",
+                "Expected the queue to send \(names), but it kept sending \(stopped.operation) after its \(status) "
+                    + "(send #\(stopped.send.number) was answered: \(stopped.reply); send #\(resend.number) carried it again), "
+                    + "which the declared capabilities make final, and sent nothing else.",
+                expected: "\(stopped.operation) stopped with a diagnostic; \(names) sent",
+                actual: "stored tasks: \(try await describeTasks())",
+                hint: conflict
+                    ? "A \(status) under the declared conflict profile (\(capabilities.conflictProfile)) means the key was "
+                        + "reused with another body: stop the task for a person; if your server means \"still "
+                        + "processing\" by it, declare that profile instead."
+                    : "A \(status) that is not declared retryable is final: stop the task with a diagnostic.")
+        }
         let open = openSends.map { "send #\($0.number) \(operationLabel(for: $0.request.body))" }
         let operation = operations[0]
         let task = try await persistedTask(for: operation)
