@@ -73,7 +73,7 @@ let package = Package(
                 "Pagers/Adopters/TwentyThirdTrial/README.md", "Queues/TwentyThirdTrial/README.md",
                 "Queues/OutsideTrial/RoundNine/README.md", "Queues/OutsideTrial/NotesOutbox/README.md",
                 "Pagers/Adopters/ThirtyFirstTrial/README.md", "Queues/OutsideTrial/OverflowBackoffOutbox/README.md",
-                "Pagers/Adopters/ThirtyThirdTrial/README.md",
+                "Pagers/Adopters/ThirtyThirdTrial/README.md", "Queues/OutsideTrial/CommentOutbox/README.md",
             ],
             swiftSettings: strictSwift6
         ),

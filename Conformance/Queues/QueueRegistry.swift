@@ -51,6 +51,7 @@ extension BundledImplementations {
             + twentyThirdTrialQueues
             + twentyEighthTrialQueues
             + thirtiethTrialQueues
+            + thirtySecondTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -827,6 +828,26 @@ extension BundledImplementations {
                 ledger: [.fails("Q8", because: "retry #64 is sent at once: the shifted delay overflowed to zero")],
                 // 64 failures of one task in a row: Q8's fixed timeline, never a 24-step schedule.
                 explorable: false),
+        ]
+    }
+
+    /// The thirty-second trial's outbox, written from the docs alone (see
+    /// `OutsideTrial/CommentOutbox/README.md`).
+    static var thirtySecondTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                CommentOutboxAdapter.self, name: "CommentOutbox", kind: .adopter,
+                summary: "Thirty-second-trial actor over an append-only JSON Lines journal, UUID keys stored at "
+                    + "enqueue, up to 3 sends at once in a task group with one per post, seeded equal-jitter "
+                    + "backoff on the injected clock, a drain Task that enqueue starts, IETF-draft 409s."),
+            .queue(
+                BuggyCommentOutboxAdapter.self, name: "BuggyCommentOutbox", kind: .mutant,
+                summary: "The comment outbox written again from its bug's description: a relaunch restores every "
+                    + "entry with a fresh key in memory while the journal keeps the original one.",
+                ledger: [
+                    .fails("Q1", because: "the relaunched queue sends a stored task under a key other than the one chosen at submit"),
+                    .fails("Q3", because: "the resend after the crash carries a new key"),
+                ]),
         ]
     }
 }

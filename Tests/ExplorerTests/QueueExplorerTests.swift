@@ -64,6 +64,7 @@ struct PastedQueueExplorerOutput {
         ("SerialQueueFileOutbox", "Q9"),
         ("MergingDraftSyncQueue", "Q2"),
         ("BuggyNotesOutbox", "Q2"),
+        ("BuggyCommentOutbox", "Q3"),
         ("HeadOfLineOutbox", "Q3"),
         ("BatchedEventsUploader", "Q7"),
         ("PendingUploadsSync", "Q2"),
