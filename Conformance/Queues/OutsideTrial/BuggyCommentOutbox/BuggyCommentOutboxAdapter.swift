@@ -38,21 +38,10 @@ final class BuggyCommentSeededRandom: @unchecked Sendable {
 /// The adapter around `BuggyCommentOutbox`: a comment outbox written again from its bug's
 /// description, whose relaunch restores every entry with a fresh key in memory.
 enum BuggyCommentOutboxAdapter: WriteQueueAdapter {
-    static let capabilities = QueueCapabilities(
-        conflictProfile: .ietfDraft,  // the API: 409 = "still processing this key", retry; 422 = key reused
-        retryableStatusCodes: [408, 409, 429],
-        exposesDiagnostics: true,
-        storageIsOnDisk: true,
-        backoff: .capped(at: .seconds(120)),  // Configuration.maxDelay
-        sendsOnLaunch: true,  // start() drains what the journal holds
-        requestTimeout: .seconds(60))  // URLSession's default; the outbox has no timeout of its own
+    /// The correct outbox's declarations and storage: the same app, the same API.
+    static var capabilities: QueueCapabilities { CommentOutboxAdapter.capabilities }
 
-    static func makeStorage() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("buggy-comment-outbox-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func makeStorage() throws -> URL { try CommentOutboxAdapter.makeStorage() }
 
     static func launch(from directory: URL, environment: QueueEnvironment) async throws -> BuggyCommentOutbox {
         let outbox = try BuggyCommentOutbox(
@@ -91,9 +80,7 @@ enum BuggyCommentOutboxAdapter: WriteQueueAdapter {
         await outbox.diagnosticLog
     }
 
-    static func discardStorage(_ directory: URL) {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    static func discardStorage(_ directory: URL) { CommentOutboxAdapter.discardStorage(directory) }
 
     /// Creates become new comments spread over two posts (so both the one-per-post rule and the
     /// three-at-a-time window are exercised); updates of an entity become edits of that

@@ -8,14 +8,7 @@ import PagerContracts
 public struct BuggyNotificationInboxViewModelAdapter: AsyncPagerAdapter {
     public typealias ItemID = String
 
-    public static var capabilities: PagerCapabilities {
-        PagerCapabilities(
-            pagination: .cursors,
-            triggers: [.refresh, .appear],
-            // The view model never chains a load by itself; after a page that adds nothing it
-            // waits for the next trigger.
-            stopsOnNoProgress: false)
-    }
+    public static var capabilities: PagerCapabilities { NotificationInboxViewModelAdapter.capabilities }
 
     let model: BuggyNotificationInboxViewModel
 
@@ -23,15 +16,9 @@ public struct BuggyNotificationInboxViewModelAdapter: AsyncPagerAdapter {
         model = await BuggyNotificationInboxViewModel(repository: KitNotificationRepository(source: source))
     }
 
-    static func filter(for query: String) -> NotificationFilter {
-        let index = Int(query.unicodeScalars.first?.value ?? 65) - 65
-        let all = NotificationFilter.allCases
-        return all[index % all.count]
-    }
-
     public func appear() async { await model.onAppear() }
     public func bottomReached() async { await model.lastRowAppeared() }
-    public func changeQuery(to query: String) async { await model.select(Self.filter(for: query)) }
+    public func changeQuery(to query: String) async { await model.select(NotificationInboxViewModelAdapter.filter(for: query)) }
     public func refresh() async { await model.refresh() }
     public func retry() async { await model.retry() }
 
