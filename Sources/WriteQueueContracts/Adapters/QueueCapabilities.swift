@@ -106,4 +106,20 @@ public struct QueueCapabilities: Hashable, Sendable {
         guard status != 400, status != 422 else { return false }
         return retryableStatusCodes.contains(status)
     }
+
+    /// Whether an answer with `status` ends its task: a 409 under the source document's
+    /// conflict profile, or a client error not declared retryable. The queue must never send
+    /// that task again (Q4, Q9).
+    package func makesFinal(_ status: Int) -> Bool {
+        if status == 409 { return conflictProfile == .sourceDocument }
+        guard (400..<500).contains(status) else { return false }
+        return !retries(clientError: status)
+    }
+
+    /// Whether `status` says the key was reused with another body (409, or the declared
+    /// profile's mismatch status): resending after it breaks Q4, after any other final
+    /// answer Q9.
+    package func isConflict(_ status: Int) -> Bool {
+        status == 409 || status == conflictProfile.mismatchStatus
+    }
 }

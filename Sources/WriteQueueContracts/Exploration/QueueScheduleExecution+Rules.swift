@@ -354,7 +354,7 @@ extension QueueScheduleExecution {
             let identity = Identity(send.request)
             let label = h.operationLabel(for: send.request.body)
             if let stop = terminalAnswer[identity] {
-                let conflict = stop.status == 409 || stop.status == capabilities.conflictProfile.mismatchStatus
+                let conflict = capabilities.isConflict(stop.status)
                 throw fail(
                     conflict ? "Q4" : "Q9",
                     "Expected the \(stop.status) answered to send #\(stop.send) to stop \(label), but send #\(send.number) resent it.",
@@ -483,12 +483,11 @@ extension QueueScheduleExecution {
         {
             return "Q1"
         }
-        let conflicts: Set<Int> = [409, capabilities.conflictProfile.mismatchStatus]
         let lostKeys = lostKeys(of: twins, live: live)
         // By key alone: a merging queue sends a merged update's key with the latest body.
         let lost: (Identity) -> Bool = { $0.key.map(lostKeys.contains) == true }
-        if terminalAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
-            || retryableAnswer.contains(where: { lost($0.key) && conflicts.contains($0.value.status) })
+        if terminalAnswer.contains(where: { lost($0.key) && capabilities.isConflict($0.value.status) })
+            || retryableAnswer.contains(where: { lost($0.key) && capabilities.isConflict($0.value.status) })
         {
             return "Q4"
         }
@@ -508,8 +507,8 @@ extension QueueScheduleExecution {
         let bodies = Set(twins.map(\.body))
         // A conflict that removed the task is Q4's finding (a conflict keeps the task for a
         // person), as the fixed Q5 reports it blocked by Q4, not a second rule for one bug.
-        let conflicted = terminalAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
-            || retryableAnswer.contains { bodies.contains($0.key.body) && conflicts.contains($0.value.status) }
+        let conflicted = terminalAnswer.contains { bodies.contains($0.key.body) && capabilities.isConflict($0.value.status) }
+            || retryableAnswer.contains { bodies.contains($0.key.body) && capabilities.isConflict($0.value.status) }
         if conflicted { return "Q4" }
         if unknownOutcome.keys.contains(where: { bodies.contains($0.body) })
             || unknownBeforeCrash.contains(where: { bodies.contains($0.body) })

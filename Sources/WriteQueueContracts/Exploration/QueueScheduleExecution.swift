@@ -289,20 +289,13 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
             unknownOutcome[identity] = (instant, send.trigger, send.number)
         case let status? where status >= 500:
             unknownOutcome[identity] = (instant, send.trigger, send.number)
-        case let status? where isTerminal(status):
+        case let status? where capabilities.makesFinal(status):
             terminalAnswer[identity] = (status, send.number)
         case let status? where (400..<500).contains(status):
             retryableAnswer[identity] = (status, send.number)
         default:
             break
         }
-    }
-
-    /// Whether the queue must never resend a request that met `status` (Q4, Q9).
-    func isTerminal(_ status: Int) -> Bool {
-        if status == 409 { return capabilities.conflictProfile == .sourceDocument }
-        guard (400..<500).contains(status) else { return false }
-        return !capabilities.retries(clientError: status)
     }
 
     /// Which request send `number` was: the operation (1 for `op-1`) whose body it carried, and

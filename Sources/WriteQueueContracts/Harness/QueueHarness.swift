@@ -903,10 +903,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
     /// the same key and body, and that resend.
     private func resentAfterAFinalAnswer() -> (AnsweredSend, ParkedSend)? {
         for stopped in answered {
-            guard let status = stopped.status, (400..<500).contains(status) else { continue }
-            let final =
-                status == 409 ? capabilities.conflictProfile == .sourceDocument : !capabilities.retries(clientError: status)
-            guard final,
+            guard let status = stopped.status, capabilities.makesFinal(status),
                 let resend = sends.first(where: {
                     $0.number > stopped.send.number && $0.request.idempotencyKey == stopped.send.request.idempotencyKey
                         && $0.request.body == stopped.send.request.body
@@ -937,7 +934,7 @@ final class QueueHarness<A: WriteQueueAdapter> {
             // correct outbox, declared with the source document's 409, retried a 409 and was
             // reported under Q10 as well as Q4).
             let status = stopped.status ?? 0
-            let conflict = status == 409 || status == capabilities.conflictProfile.mismatchStatus
+            let conflict = capabilities.isConflict(status)
             return blocked(
                 by: conflict ? "Q4" : "Q9",
                 "Expected the queue to send \(names), but it kept sending \(stopped.operation) after its \(status) "
