@@ -203,13 +203,28 @@ struct PastedQueueExplorerOutput {
         let result = await QueueExploration.explore(QueueThatRetries409Forever.self, options: exhaustive)
         let finding = try #require(result.finding, "\(result.headline)")
         #expect(finding.invariant.id == "Q4")
-        #expect(finding.scheduleLiteral == "[\n    .submit,\n    .sendingPass,\n    .answer(send: 1, .conflict),\n    .advanceClock,\n]")
+        #expect(finding.scheduleLiteral == "[\n    .submit,\n    .sendingPass,\n    .answerAttempt(1, ofOperation: 1, .conflict),\n    .advanceClock,\n]")
         // One worker or every core: the same schedule count, the same finding.
         let serial = await QueueExploration.explore(
             QueueThatRetries409Forever.self,
             options: ExplorationOptions(strategy: .exhaustive(depth: 4), budget: 2_000, parallelism: 1))
         #expect(serial.schedules == result.schedules)
         #expect(serial.finding?.scheduleLiteral == finding.scheduleLiteral)
+    }
+
+    /// The thirty-second trial's outbox sends up to three posts at once, so which operation
+    /// went out as send 1 varied between replays of one printed schedule. Printed answers name
+    /// the operation and its attempt, which stay put.
+    @Test func anAnswerNamedByOperationAndAttemptAnswersThatOperationsRequest() async throws {
+        let schedule: QueueSchedule = [.submit, .submit, .sendingPass, .answerAttempt(1, ofOperation: 2, .status(503))]
+        let report = await schedule.run(against: CommentOutboxAdapter.self)
+        #expect(report.outcome == .passed, "\(report.fullText)")
+        let answered = report.transcript.entries.map(\.text).filter { $0.hasPrefix("server ← send #") }
+        #expect(answered.count == 1 && answered[0].hasSuffix("op-2: answer 503 (nothing recorded)"), "\(report.fullText)")
+        let missing: QueueSchedule = [.submit, .sendingPass, .answerAttempt(1, ofOperation: 3, .success)]
+        let skipped = await missing.run(against: CommentOutboxAdapter.self)
+        let lines = skipped.transcript.entries.map(\.text)
+        #expect(lines.contains(".answerAttempt(1, ofOperation: 3, .success) skipped: op-3 has no open send"), "\(skipped.fullText)")
     }
 
     @Test func boundedExhaustiveSearchStaysSilentOnTheReference() async {

@@ -62,7 +62,14 @@ extension QueueSchedule {
                 for index in 0..<count {
                     let step = nextStep(execution, index)
                     var target: (operation: Int, attempt: Int)?
-                    if case .answer(let send, _) = step { target = execution.target(ofSend: send) }
+                    switch step {
+                    case .answer(let send, _):
+                        target = execution.target(ofSend: send)
+                    case .answerAttempt(let attempt, let operation, _):
+                        target = execution.openSend(operation: operation, preferring: attempt).flatMap(execution.target(ofSend:))
+                    default:
+                        break
+                    }
                     outcome.withLock { outcome in
                         outcome.index = index
                         outcome.steps.append(step)

@@ -7,8 +7,9 @@ import ConformanceKit
 /// body of its own (`submitCopy(of:)` repeats an earlier body: a genuine new action, Q6;
 /// `update` edits one entity again, which a coalescing queue may merge, Q12). Every body carries
 /// a sensitive `card` field (Q10). Answers refer to sends by their number in the run (1 for the
-/// first request that reached the kit's transport). After every step the kit checks I7–I9 and
-/// the Q rules a single state can break (see ``QueueExploration``).
+/// first request that reached the kit's transport), or by operation and attempt, as the
+/// explorer prints them. After every step the kit checks I7–I9 and the Q rules a single state
+/// can break (see ``QueueExploration``).
 ///
 /// ```swift
 /// let schedule: QueueSchedule = [.submit, .sendingPass, .answer(send: 1, .status(503))]
@@ -28,6 +29,13 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         case sendingPass
         /// Answer open send `send`.
         case answer(send: Int, Reply)
+        /// Answer attempt `attempt` (1 for the first request) of operation `operation` (1 for
+        /// `op-1`), or, when that attempt is not open, the operation's oldest open request.
+        ///
+        /// The explorer prints answers this way: a queue that sends several tasks at once may
+        /// number its sends differently from run to run, but each operation's attempts come
+        /// in order, so the regression test answers the same request on every run.
+        case answerAttempt(_ attempt: Int, ofOperation: Int, Reply)
         /// Advance the manual clock to the next wake-up of a waiting pass (resuming the passes
         /// due then one at a time, in the order they started waiting); when no pass waits, by
         /// 1/16 of the declared backoff cap, as a periodic sync's later tick.
@@ -43,6 +51,8 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
             case .update: ".update"
             case .sendingPass: ".sendingPass"
             case .answer(let send, let reply): ".answer(send: \(send), .\(reply))"
+            case .answerAttempt(let attempt, let operation, let reply):
+                ".answerAttempt(\(attempt), ofOperation: \(operation), .\(reply))"
             case .advanceClock: ".advanceClock"
             case .crash: ".crash"
             }
@@ -53,7 +63,7 @@ public struct QueueSchedule: Hashable, Sendable, ExpressibleByArrayLiteral, Cust
         package var kindName: String {
             switch self {
             case .submitCopy: ".submitCopy"
-            case .answer: ".answer"
+            case .answer, .answerAttempt: ".answer"
             default: swiftCode
             }
         }

@@ -139,6 +139,15 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
     /// - Returns: `false` when the step could not apply and was skipped.
     @discardableResult
     func apply(_ step: QueueSchedule.Step) async throws -> Bool {
+        // An answer named by operation and attempt is the answer to that request's send.
+        if case .answerAttempt(let attempt, let operation, let reply) = step {
+            if let number = openSend(operation: operation, preferring: attempt) {
+                return try await apply(.answer(send: number, reply))
+            }
+            stepsTaken += 1
+            harness.recorder.record("\(step.swiftCode) skipped: op-\(operation) has no open send")
+            return false
+        }
         stepsTaken += 1
         currentStep = step
         justSubmitted = nil
@@ -169,6 +178,9 @@ final class QueueScheduleExecution<A: WriteQueueAdapter> {
         case .sendingPass:
             try h.startPass()
             try await h.settle()
+        case .answerAttempt:
+            // Resolved to its send above.
+            return false
         case .answer(let number, let reply):
             guard let send = h.openSends.first(where: { $0.number == number }) else {
                 h.recorder.record("\(step.swiftCode) skipped: send #\(number) is not open")

@@ -69,10 +69,17 @@ struct QueueScheduleFamily<A: WriteQueueAdapter>: ScheduleFamily {
                 steps = replayed.steps
             }
         }
-        let replay = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
-        let end = replay.failingIndex.map { $0 + 1 } ?? steps.count
-        steps = zip(steps.prefix(end), replay.applied).filter(\.1).map(\.0)
+        let concrete = await QueueSchedule(steps).replay(against: A.self, watchdog: watchdog)
+        let end = concrete.failingIndex.map { $0 + 1 } ?? steps.count
+        // Printed with each answer named by operation and attempt: a queue that sends several
+        // tasks at once may number its sends differently on the next run (the thirty-second
+        // trial's outbox did in 1 of 10 replays), its operations' attempts never.
+        steps = steps.indices.prefix(min(end, concrete.applied.count)).filter { concrete.applied[$0] }.map { index in
+            guard case .answer(_, let reply) = steps[index], let target = concrete.targets[index] else { return steps[index] }
+            return .answerAttempt(target.attempt, ofOperation: target.operation, reply)
+        }
         let schedule = QueueSchedule(steps)
+        let replay = await schedule.replay(against: A.self, watchdog: watchdog)
         let report = await schedule.run(against: A.self, options: RunOptions(watchdog: watchdog))
         // Named as the printed schedule fails: a hit whose shrunk replay breaks another rule
         // first is that rule's finding, so the title, the regression test and the report agree
