@@ -100,7 +100,14 @@ extension WriteQueueContract {
                     "Expected retry #\(delays.count) of op-1 to wait a positive delay, but it was sent "
                         + "at once.",
                     expected: "a delay > 0", actual: "delays so far: \(measured)",
-                    hint: delays.count > 1
+                    hint: delays.count == 2
+                        // Right after the slow 503 (see `answerSlowly`): the queue counted the
+                        // delay from the moment the request started, which the slow answer had
+                        // already used up (the thirty-fifth trial read the overflow hint here).
+                        ? "Retry #1's 503 came slowly, most of the request timeout after the request started, and the "
+                            + "queue resent at once: count the backoff delay from the answer, not from the moment the "
+                            + "request started, or every slow failure is retried at once."
+                        : delays.count > 2
                         ? "The backoff delay came out zero or negative after \(delays.count - 1) retries that waited: "
                             + "a growth that overflows (`1 << attempt` wraps at the 63rd shift, a power of 2 "
                             + "converted to an integer) does that. Clamp the exponent before computing the delay."
