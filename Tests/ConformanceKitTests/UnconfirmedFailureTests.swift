@@ -44,6 +44,10 @@ import Testing
             .init()
         }
 
+        func describe(_ steps: [Int], context: Int) -> String {
+            "[" + steps.map(String.init).joined(separator: ", ") + "] (context \(context))"
+        }
+
         func finding(for hit: ScheduleHit<Int, Int>, provenance: String, options: ExplorationOptions) async
             -> ExplorationFinding
         {
@@ -84,6 +88,8 @@ import Testing
             ])
         #expect(result.fullText.contains("Not reproduced (random, seed 3): 1 failure the same schedule did not show again"))
         #expect(result.fullText.contains("  schedule 13: Q5 (required) at step 10 (\"Expected only"), "\(result.fullText)")
+        // With its steps, to replay by hand.
+        #expect(result.fullText.contains("\n    steps: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] (context 0)"), "\(result.fullText)")
     }
 
     /// A hang no replay shows again is understood only from what each running trigger had as

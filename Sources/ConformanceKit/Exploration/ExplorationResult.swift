@@ -143,7 +143,11 @@ public struct ExplorationResult: Hashable, Sendable {
     /// `nil` when there were none.
     package var unreproducedReport: String? {
         guard !unreproduced.isEmpty else { return nil }
-        let shown = unreproduced.prefix(10).map { "  " + $0.line }
+        // Each with its steps, to replay by hand (the thirty-fourth trial could not tell a race
+        // in its controller from a false alarm: the listing named the schedule by number only).
+        let shown = unreproduced.prefix(10).map { failure in
+            "  " + failure.line + (failure.literal.map { "\n    steps: " + $0 } ?? "")
+        }
         let more = unreproduced.count > 10 ? ["  … and \(unreproduced.count - 10) more"] : []
         return (["Not reproduced (\(strategy)): \(unreproduced.count) failure\(unreproduced.count == 1 ? "" : "s") "
             + "the same schedule did not show again, so none is a finding:"] + shown + more + [

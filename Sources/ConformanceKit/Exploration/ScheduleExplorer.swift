@@ -35,7 +35,8 @@ package enum ScheduleExplorer {
                 unreproduced.append(
                     UnreproducedFailure(
                         schedule: hit.index + 1, failure: hit.failure, steps: hit.steps.count,
-                        rerun: "failed again, but its shrunk schedule's replay passed", detail: hit.detail))
+                        rerun: "failed again, but its shrunk schedule's replay passed", detail: hit.detail,
+                        literal: family.describe(hit.steps, context: hit.context)))
                 continue
             }
             // Two hits may shrink to one contract (an I1 whose cause was a repeated answer is P3).
@@ -104,7 +105,8 @@ package enum ScheduleExplorer {
                         tally.addUnconfirmed(
                             UnreproducedFailure(
                                 schedule: index + 1, failure: hit.failure, steps: hit.steps.count,
-                                rerun: again.map { "failed as \($0) instead" } ?? "passed", detail: hit.detail),
+                                rerun: again.map { "failed as \($0) instead" } ?? "passed", detail: hit.detail,
+                                literal: family.describe(hit.steps, context: hit.context)),
                             block: block)
                         await turns.take()
                         continue

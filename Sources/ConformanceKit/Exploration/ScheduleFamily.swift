@@ -29,6 +29,10 @@ package protocol ScheduleFamily: Sendable {
     func visit(_ prefix: [Step], context: Context, depth: Int, options: ExplorationOptions) async
         -> DeepeningSearch<Step, ScheduleFailure>.Visit
 
+    /// `steps` on one line as Swift code, with what they ran under: how a failure whose replay
+    /// passed is shown, so that it can be replayed by hand.
+    func describe(_ steps: [Step], context: Context) -> String
+
     /// Shrinks `hit` (when `options.shrink`), replays the result and builds its finding: the
     /// report, the schedule literal and the regression test, citing `provenance`.
     func finding(for hit: ScheduleHit<Step, Context>, provenance: String, options: ExplorationOptions) async

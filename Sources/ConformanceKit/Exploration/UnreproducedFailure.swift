@@ -17,12 +17,18 @@ package struct UnreproducedFailure: Hashable, Sendable {
     /// The first line of what the check said the first time, when known.
     package let detail: String?
 
-    package init(schedule: Int, failure: ScheduleFailure, steps: Int, rerun: String, detail: String? = nil) {
+    /// The schedule's steps as Swift code on one line, with what they ran under, when known.
+    package let literal: String?
+
+    package init(
+        schedule: Int, failure: ScheduleFailure, steps: Int, rerun: String, detail: String? = nil, literal: String? = nil
+    ) {
         self.schedule = schedule
         self.failure = failure
         self.steps = steps
         self.rerun = rerun
         self.detail = detail
+        self.literal = literal
     }
 
     /// One line: `schedule 137: Q5 (required) at step 9 ("Expected …"); run again: passed`.

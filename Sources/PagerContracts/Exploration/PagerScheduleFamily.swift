@@ -15,6 +15,10 @@ struct PagerScheduleFamily: ScheduleFamily {
         subject.modes.isEmpty ? [nil] : subject.modes.filter { $0 != .alreadyAvailable }
     }
 
+    func describe(_ steps: [PagerSchedule.Step], context mode: DeliveryMode?) -> String {
+        "[" + steps.map(\.swiftCode).joined(separator: ", ") + "]" + (mode.map { " (\($0))" } ?? "")
+    }
+
     func trial(_ index: Int, seed: UInt64, options: ExplorationOptions) async -> ScheduleTrial.Outcome {
         await ScheduleTrial(subject: subject, index: index, maxSteps: options.maxSteps, watchdog: options.watchdog)
             .run(seed: seed)

@@ -123,7 +123,8 @@ struct ScheduleTrial {
             // `SearchResultsViewModel`: 2 of 2 hits unreproduced, seed 1). Shrinking cuts it
             // where the failure stays.
             outcome.hit = PagerExploration.Hit(
-                index: index, steps: steps, failure: failure.key, context: .alreadyAvailable)
+                index: index, steps: steps, failure: failure.key, context: .alreadyAvailable,
+                detail: failure.violation.summary)
         }
         return outcome
     }

@@ -10,6 +10,10 @@ struct QueueScheduleFamily<A: WriteQueueAdapter>: ScheduleFamily {
     var blockSize: Int { 8 }
     var exhaustiveContexts: [Void] { [()] }
 
+    func describe(_ steps: [QueueSchedule.Step], context: Void) -> String {
+        "[" + steps.map(\.swiftCode).joined(separator: ", ") + "]"
+    }
+
     func trial(_ index: Int, seed: UInt64, options: ExplorationOptions)
         async -> ScheduleTrialOutcome<QueueSchedule.Step, Void>
     {
