@@ -44,6 +44,7 @@ extension BundledImplementations {
             + twentyThirdTrialPagers
             + thirtyFirstTrialPagers
             + thirtyThirdTrialPagers
+            + thirtyFourthTrialPagers
             + pagerMutants
     }
 
@@ -469,6 +470,27 @@ extension BundledImplementations {
                 ledger: [
                     .fails("P8", because: "the cancellation of the old tab's load ends the new tab's loading state"),
                     .fails("P11", because: "the cancellation of the load a refresh cancelled ends the refreshed load"),
+                ]),
+        ]
+    }
+
+    /// The thirty-fourth trial's pager, written from the docs alone (see
+    /// `Adopters/ThirtyFourthTrial/README.md`).
+    static var thirtyFourthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                CatalogSearchResultsAdapter.self, name: "CatalogSearchResultsController", kind: .adopter,
+                summary: "Thirty-fourth-trial UIKit-era search controller: a completion-handler offset/limit API "
+                    + "that may answer synchronously, every state change hopped to the main queue, a request "
+                    + "number and a cancellable token per load, pages chained from the main queue until five "
+                    + "rows are visible, a seen-ID set reset on a query change or refresh."),
+            .asyncPager(
+                BuggyCatalogSearchResultsAdapter.self, name: "BuggyCatalogSearchResultsController", kind: .mutant,
+                summary: "The controller written again from its bug's description by another author (it loads "
+                    + "its first page at init): a refresh keeps the set of IDs already shown, so the refreshed "
+                    + "first page's rows that were on screen before are dropped as duplicates.",
+                ledger: [
+                    .fails("P11", because: "the refreshed first page's rows seen before the refresh are dropped")
                 ]),
         ]
     }

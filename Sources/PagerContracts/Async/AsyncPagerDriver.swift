@@ -43,6 +43,13 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
     func prepare(recorder: TimelineRecorder) async {
         let scheduler = self.scheduler
         recorder.setWaitingDetail { scheduler.stateDescription }
+        let subject = await Self.makeSubject(source: PageSource(scheduler: scheduler))
+        adapter = subject
+        // Answers are available from the first trigger on. A load the subject starts at init
+        // parks, as in every other mode, and the timeline's first answer is its: available at
+        // init, it took the answer the plan meant for the first trigger's request, and the
+        // screen filled one page ahead of every step (a search controller that loads its
+        // first page in `init` failed P1 under this mode alone).
         if mode == .alreadyAvailable {
             let plan = self.plan
             scheduler.preAnswer(
@@ -50,8 +57,6 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
                     Adapter.capabilities.loader == .completionHandlerMayCallBackSynchronously
             ) { number, load in plan.answer(for: number, load: load) }
         }
-        let subject = await Self.makeSubject(source: PageSource(scheduler: scheduler))
-        adapter = subject
         scheduler.setCompletionBarrier { await subject.waitForPendingWork() }
     }
 
@@ -90,6 +95,11 @@ final class AsyncPagerDriver<Adapter: AsyncPagerAdapter>: PagerDriving {
 
     var lastTriggerWaits: Bool {
         lastTrigger.map { !scheduler.outcome(ofTrigger: $0).returned } ?? false
+    }
+
+    func requestsMadeAtInit() async -> [PagePosition] {
+        await scheduler.settle()
+        return report(newlyRegistered())
     }
 
     func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome {

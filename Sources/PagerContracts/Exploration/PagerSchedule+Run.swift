@@ -82,7 +82,8 @@ extension PagerSchedule {
                 ? await Self.recordPlan(steps, against: subject, waits: recorder) : AnswerPlan()
             let execution = await ScheduleExecution.make(subject, mode: mode, plan: plan, recorder: recorder)
             await execution.start()
-            recorder.record("start: query A ⇒ \(execution.state)")
+            let atInit = execution.requestsAtInit.isEmpty ? "" : " → " + execution.requestsAtInit
+            recorder.record("start: query A\(atInit) ⇒ \(execution.state)")
             do {
                 for step in steps {
                     recorder.setWaiting(for: "the pager to handle \(step.swiftCode)")

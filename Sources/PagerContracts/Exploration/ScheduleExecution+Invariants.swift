@@ -129,7 +129,9 @@ extension ScheduleExecution {
     }
 
     /// I2, I4 and I3, checked on the snapshot after every step.
-    func checkState(before: PagerState, staleAnswer: Request?, startedCurrentRequest: Bool = false) throws {
+    func checkState(
+        before: PagerState, staleAnswer: Request?, startedCurrentRequest: Bool = false, repeatedCurrentAnswer: Bool = false
+    ) throws {
         if Self.hasDuplicates(state.visible) {
             var seen: Set<VisibleItem> = []
             let duplicates = state.visible.filter { !seen.insert($0).inserted }
@@ -213,6 +215,39 @@ extension ScheduleExecution {
                     hint: "Replace the list with the generation's first page when it is accepted, also when it comes on a retry or a bottom trigger after the refresh's or query change's own request failed.")
             }
         }
+        // Items of the generation's accepted pages missing, every one of them shown before the
+        // generation began, and no failure shown: the pager kept what it had seen before the
+        // refresh or query change and dropped them as already shown (the thirty-fourth trial's
+        // search controller, whose refresh kept its set of seen IDs, was named P2 and P13 for
+        // it, never P11). While the generation's chain of loads goes on, a pager that commits
+        // at the chain's end shows the same list: it is judged once the chain ends.
+        let chainGoesOn = requests.contains { $0.generation == generation && $0.answer == nil }
+        // (A stale answer that changed anything failed at its own step; a page delivered again
+        // that changed the list is P3's.)
+        // Rows held back so while the chain went on, still missing once a failure ended it, are
+        // judged the same way (a failure that cleared shown items is P6's, below).
+        if !beforeFirstPage, failedPosition == nil || !carriedOverDuringChain.isEmpty,
+            !repeatedCurrentAnswer || state.visible == before.visible
+        {
+            let earlier = acceptedBefore.union(Self.rows(generationStartVisible)).union(Self.rows(generationShownVisible))
+            let missing = wanted.filter { !state.visible.contains($0) }
+            let carriedOver =
+                !missing.isEmpty && missing.allSatisfy { if case .row(let id) = $0 { earlier.contains(id) } else { false } }
+                && (failedPosition == nil || missing.allSatisfy(carriedOverDuringChain.contains))
+            if carriedOver {
+                if chainGoesOn {
+                    carriedOverDuringChain = missing
+                    return
+                }
+                let start = generationIsRefresh ? "the refresh" : "the change to query \(query)"
+                throw failure(
+                    generationIsRefresh ? "P11" : "P4", invariant: "I3", keyedByInvariant: true,
+                    "Expected the accepted pages after \(start) to be shown whole, but \(Self.list(missing)), shown before \(start), \(missing.count == 1 ? "is" : "are") missing: dropped as if already shown.",
+                    expected: "visible: \(Self.list(wanted))", actual: "visible: \(state.visibleList)",
+                    difference: listDifference(expected: wanted, actual: state.visible),
+                    hint: "Start a new list with the generation's first page: forget the IDs seen before the refresh or query change, as the items themselves are replaced.")
+            }
+        }
         let intruders = state.visible.filter {
             if case .row(let id) = $0 { return !allowed.contains(id) && staleRows.contains(id) }
             return false
@@ -228,7 +263,6 @@ extension ScheduleExecution {
         // Every accepted item shown in order, the last pages' not yet, while the chain of loads
         // goes on: a trigger that fills the screen and commits at its end (P13, recommended).
         // With nothing in flight the missing items are a lost page (P3).
-        let chainGoesOn = requests.contains { $0.generation == generation && $0.answer == nil }
         if chainGoesOn, state.visible.count < wanted.count, Array(wanted.prefix(state.visible.count)) == state.visible
         {
             throw failure(

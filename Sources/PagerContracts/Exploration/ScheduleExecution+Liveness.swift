@@ -72,10 +72,17 @@ extension ScheduleExecution {
     private func livenessVerdict(naming contract: ContractID) async throws -> Failure? {
         let failed = contract == "P6"
         // Still showing the end of an earlier generation's list: the new query never started.
-        let endCarriedOver = contract == "P1" && earlierListEnded && acceptedPages == 0 && state.hasMore == false
+        // Whatever step came last (a failure of the new list's first request, a stale answer),
+        // a pager that never showed more pages since the refresh or query change kept the old
+        // end (a refresh that does not reset `hasMore` was named P6 or P4 by its last step).
+        let endCarriedOver =
+            (contract == "P1" || !showedMoreThisGeneration) && earlierListEnded && acceptedPages == 0
+            && state.hasMore == false
         // The end an earlier visit of this query's name reached: a per-query cache resumed it
         // (P4's, as the fixed timeline names a resumed position), not a hasMore never reset.
-        let visitResumed = endCarriedOver && resumedVisit(atPage: 1)
+        // After a refresh the end is the same query's by definition, and a refresh starts a new
+        // list (P7).
+        let visitResumed = endCarriedOver && !generationIsRefresh && resumedVisit(atPage: 1)
         let contract: ContractID = visitResumed ? "P4" : endCarriedOver ? "P7" : contract
         if state.isLoading == true {
             return livenessFailure(

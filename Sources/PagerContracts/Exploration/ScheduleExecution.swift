@@ -139,7 +139,13 @@ final class ScheduleExecution {
     /// query's rows shows them again at once, until the fresh first page replaces them).
     @exclusivity(unchecked) private(set) var generationShownVisible: [VisibleItem] = []
     /// Every row accepted in an earlier generation (while its generation was current).
-    @exclusivity(unchecked) private var acceptedBefore: RowSet = []
+    @exclusivity(unchecked) private(set) var acceptedBefore: RowSet = []
+    /// Whether the pager showed `hasMore` other than `false` since this generation began: a
+    /// pager that never did shows the end an earlier generation's list reached.
+    @exclusivity(unchecked) private(set) var showedMoreThisGeneration = false
+    /// Rows of this generation's accepted pages, each shown before it began, missing while its
+    /// chain of loads went on: judged when the chain ends (see `checkState`).
+    @exclusivity(unchecked) var carriedOverDuringChain: [VisibleItem] = []
     /// Whether the step being applied began a generation (a query change or refresh).
     @exclusivity(unchecked) private var stepBeganGeneration = false
     /// Whether the current generation began with a refresh (the query stayed), rather than a
@@ -265,10 +271,23 @@ final class ScheduleExecution {
     /// Whether a second delivery of one response is possible at this level.
     var canDeliverTwice: Bool { driver.canDeliverTwice }
 
-    /// Takes the first snapshot.
+    /// Takes in the requests the subject made while it was created, as requests of the first
+    /// query, and the first snapshot.
+    ///
+    /// Taken in by the first step instead, a load a screen starts in `init` counted as that
+    /// step's: a refresh that superseded it was found starting two requests at once (P1, the
+    /// thirty-fourth trial's controller written again by another author).
     func start() async {
+        if synchronousDriver == nil {
+            let positions = await driver.requestsMadeAtInit()
+            if !positions.isEmpty { requestsAtInit = register(positions) }
+        }
         state = await driverState()
     }
+
+    /// The requests made while the subject was created, as the transcript names them; empty
+    /// when there were none.
+    @exclusivity(unchecked) private(set) var requestsAtInit = ""
 
     /// What the driver shows now, without an `async` call when it steps synchronously.
     @inline(__always)
@@ -434,6 +453,7 @@ final class ScheduleExecution {
             return true
         }
         state = await driverState()
+        if state.hasMore != false { showedMoreThisGeneration = true }
         if stepBeganGeneration {
             stepBeganGeneration = false
             // Shown by the trigger itself (no answer was given in this step): taken as the
@@ -451,7 +471,9 @@ final class ScheduleExecution {
         try checkPendingRequestFailure()
         let startedCurrent = requests[requestsBefore...].contains { $0.generation == generation }
         if let repeatedCurrentAnswer { try checkRepeatedAnswer(repeatedCurrentAnswer, before: before) }
-        try checkState(before: before, staleAnswer: staleAnswer, startedCurrentRequest: startedCurrent)
+        try checkState(
+            before: before, staleAnswer: staleAnswer, startedCurrentRequest: startedCurrent,
+            repeatedCurrentAnswer: repeatedCurrentAnswer != nil)
         // Tested here as well as in the callee: a step with no reference to compare with (most
         // of them) then makes no async call.
         if shadow != nil { try await compareWithReference(step) }
@@ -485,6 +507,8 @@ final class ScheduleExecution {
         lastSuspect = nil
         generationStartVisible = state.visible
         generationShownVisible = []
+        showedMoreThisGeneration = false
+        carriedOverDuringChain = []
         stepBeganGeneration = true
     }
 
@@ -512,6 +536,7 @@ final class ScheduleExecution {
         let generationStartVisible: [VisibleItem]
         let generationShownVisible: [VisibleItem]
         let generationIsRefresh: Bool
+        let showedMoreThisGeneration: Bool
     }
 
     private var generationMark: GenerationMark {
@@ -523,7 +548,7 @@ final class ScheduleExecution {
             staleAnswersThisQuery: staleAnswersThisQuery, pagesWithoutProgress: pagesWithoutProgress,
             stalledFirstPage: stalledFirstPage, lastSuspect: lastSuspect,
             generationStartVisible: generationStartVisible, generationShownVisible: generationShownVisible,
-            generationIsRefresh: generationIsRefresh)
+            generationIsRefresh: generationIsRefresh, showedMoreThisGeneration: showedMoreThisGeneration)
     }
 
     /// Goes back to the generation `mark` describes, and says so for the transcript.
@@ -549,6 +574,8 @@ final class ScheduleExecution {
         generationShownVisible = mark.generationShownVisible
         stepBeganGeneration = false
         generationIsRefresh = mark.generationIsRefresh
+        showedMoreThisGeneration = mark.showedMoreThisGeneration
+        carriedOverDuringChain = []
         shadow = nil  // the reference did not refuse it: the two are no longer comparable
         return recorder == nil ? "" : " (the list stays on query \(query))"
     }

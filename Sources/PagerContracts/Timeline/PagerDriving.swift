@@ -19,6 +19,9 @@ protocol PagerDriving: AnyObject {
     /// evidence (async level, the task priorities spent); always 0 at the model level.
     var assumptionCount: Int { get }
 
+    /// Settles the work the subject started while it was created and returns the requests
+    /// that work made (a screen that loads its first page in `init`); none at the model level.
+    func requestsMadeAtInit() async -> [PagePosition]
     /// Fires a trigger and returns what it started once the subject is settled.
     func perform(_ trigger: PagerTrigger) async throws -> TriggerOutcome
 
@@ -56,4 +59,8 @@ protocol PagerDriving: AnyObject {
 
     /// Ends the run: answers what is still open and waits for the subject's work to end.
     func finish() async
+}
+
+extension PagerDriving {
+    func requestsMadeAtInit() async -> [PagePosition] { [] }
 }
