@@ -40,7 +40,11 @@ public struct QueueEnvironment: Sendable {
     /// The time of day on the kit's clock, for queues that read `Date()` (`now: () -> Date`):
     /// pass `environment.now` where the app passes `Date.init`. It moves only with the manual
     /// clock, and no two reads return the same date (as with a real clock), so creation times
-    /// never tie. See ``ManualClock/date``.
+    /// never tie: a read at the instant of the previous one is one microsecond later. A delay
+    /// computed as `due.timeIntervalSince(now())` can so come out a few microseconds short, and
+    /// the clock then shows a 1 s wait as 999 ms; a queue that checks `now() >= due` right after
+    /// such a wait finds the task not quite due, as a real timer's jitter can make it: allow a
+    /// millisecond. See ``ManualClock/date``.
     public var now: @Sendable () -> Date {
         let clock = clock
         return { clock.date }
