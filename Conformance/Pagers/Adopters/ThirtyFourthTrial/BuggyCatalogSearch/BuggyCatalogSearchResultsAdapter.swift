@@ -7,8 +7,7 @@ import PagerContracts
 /// refreshed first page's rows are dropped as duplicates) against the kit's async pager
 /// contracts. Offsets map to the kit's page numbers through `CatalogSearchPageSourceAPI`'s table,
 /// as in `CatalogSearchResultsAdapter`.
-struct BuggyCatalogSearchResultsAdapter: AsyncPagerAdapter {
-    static var capabilities: PagerCapabilities { catalogSearchCapabilities }
+struct BuggyCatalogSearchResultsAdapter: CatalogSearchScreenAdapter {
     let api: CatalogSearchPageSourceAPI
     let controller: BuggyCatalogSearchResultsController
 
@@ -20,22 +19,6 @@ struct BuggyCatalogSearchResultsAdapter: AsyncPagerAdapter {
                 api: api, query: "A", pageSize: 20, minimumVisibleRows: catalogSearchMinimumVisibleRows)
         }
     }
-
-    func bottomReached() async { await MainActor.run { controller.lastRowWillDisplay() } }
-    func changeQuery(to query: String) async {
-        api.startNewList()
-        await MainActor.run { controller.setQuery(query) }
-    }
-    func refresh() async {
-        api.startNewList()
-        await MainActor.run { controller.refresh() }
-    }
-    func retry() async { await MainActor.run { controller.retry() } }
-    func snapshot() async -> PagerSnapshot<Int> {
-        await MainActor.run {
-            PagerSnapshot(
-                visibleIDs: controller.items.map(\.id), isLoading: controller.isLoading,
-                hasMore: controller.hasMore, showsError: controller.showsError)
-        }
-    }
 }
+
+extension BuggyCatalogSearchResultsController: CatalogSearchScreen {}

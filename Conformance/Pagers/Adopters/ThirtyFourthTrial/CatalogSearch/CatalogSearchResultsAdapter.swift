@@ -74,12 +74,59 @@ let catalogSearchCapabilities = PagerCapabilities(
 /// The screen's fill target in the adapters (kit pages have a few rows each).
 let catalogSearchMinimumVisibleRows = 5
 
+/// What the adapters call on a search controller: the screen's intents and what it shows.
+protocol CatalogSearchScreen: AnyObject, Sendable {
+    var items: [CatalogSearchResult] { get }
+    var isLoading: Bool { get }
+    var hasMore: Bool { get }
+    var showsError: Bool { get }
+    func lastRowWillDisplay()
+    func setQuery(_ query: String)
+    func refresh()
+    func retry()
+}
+
+extension CatalogSearchResultsController: CatalogSearchScreen {}
+
+/// An adapter over a `CatalogSearchScreen`: every intent on the main actor, as the view
+/// controller calls it, and a new offset table before a query change or a refresh.
+protocol CatalogSearchScreenAdapter: AsyncPagerAdapter {
+    associatedtype Screen: CatalogSearchScreen
+    var api: CatalogSearchPageSourceAPI { get }
+    var controller: Screen { get }
+}
+
+extension CatalogSearchScreenAdapter {
+    static var capabilities: PagerCapabilities { catalogSearchCapabilities }
+
+    func bottomReached() async { await MainActor.run { controller.lastRowWillDisplay() } }
+
+    func changeQuery(to query: String) async {
+        api.startNewList()
+        await MainActor.run { controller.setQuery(query) }
+    }
+
+    func refresh() async {
+        api.startNewList()
+        await MainActor.run { controller.refresh() }
+    }
+
+    func retry() async { await MainActor.run { controller.retry() } }
+
+    func snapshot() async -> PagerSnapshot<Int> {
+        await MainActor.run {
+            PagerSnapshot(
+                visibleIDs: controller.items.map(\.id), isLoading: controller.isLoading,
+                hasMore: controller.hasMore, showsError: controller.showsError)
+        }
+    }
+}
+
 /// Runs the thirty-fourth trial's `CatalogSearchResultsController` (a UIKit-era controller over a
 /// completion-handler offset/limit API, state changes on the main queue, a fill-the-screen chain
 /// of main-queue hops) against the kit's async pager contracts. Offsets map to the kit's page
 /// numbers through `CatalogSearchPageSourceAPI`'s table.
-struct CatalogSearchResultsAdapter: AsyncPagerAdapter {
-    static var capabilities: PagerCapabilities { catalogSearchCapabilities }
+struct CatalogSearchResultsAdapter: CatalogSearchScreenAdapter {
     let api: CatalogSearchPageSourceAPI
     let controller: CatalogSearchResultsController
 
@@ -89,24 +136,6 @@ struct CatalogSearchResultsAdapter: AsyncPagerAdapter {
         controller = await MainActor.run {
             CatalogSearchResultsController(
                 api: api, query: "A", pageSize: 20, minimumVisibleRows: catalogSearchMinimumVisibleRows)
-        }
-    }
-
-    func bottomReached() async { await MainActor.run { controller.lastRowWillDisplay() } }
-    func changeQuery(to query: String) async {
-        api.startNewList()
-        await MainActor.run { controller.setQuery(query) }
-    }
-    func refresh() async {
-        api.startNewList()
-        await MainActor.run { controller.refresh() }
-    }
-    func retry() async { await MainActor.run { controller.retry() } }
-    func snapshot() async -> PagerSnapshot<Int> {
-        await MainActor.run {
-            PagerSnapshot(
-                visibleIDs: controller.items.map(\.id), isLoading: controller.isLoading,
-                hasMore: controller.hasMore, showsError: controller.showsError)
         }
     }
 }
