@@ -28,13 +28,17 @@ struct MainQueueFillChainTests {
 
     /// A refresh that keeps the set of IDs already shown drops the refreshed first page's rows
     /// as duplicates. The explorer named it P2 or P13, by how many rows a schedule lost, never
-    /// P11, which the fixed contracts name; one bug is now one finding.
+    /// P11, which the fixed contracts name; it is now found as P11 first, with no other
+    /// required finding.
     @Test("a refresh that keeps its seen IDs is one finding, P11", arguments: [1, 2, 3] as [UInt64])
     func aRefreshThatKeepsItsSeenIDsIsP11(seed: UInt64) async throws {
         let result = await PagerExploration.explore(
             BuggyCatalogSearchResultsAdapter.self,
             options: ExplorationOptions(strategy: .random(seed: seed), budget: 500))
-        #expect(result.findings.map(\.invariant.id) == ["P11"], "\(result.fullText)")
+        // P13 (recommended) may come beside it: a schedule whose refreshed rows were all
+        // dropped while the fill chain went on looks like a fill committed at the chain's end.
+        #expect(result.findings.first?.invariant.id == "P11", "\(result.fullText)")
+        #expect(result.findings.dropFirst().allSatisfy { $0.invariant.id == "P13" }, "\(result.fullText)")
         let finding = try #require(result.findings.first)
         #expect(finding.report.outcome.violations.first?.summary.contains("dropped as if already shown") == true, "\(finding.report.fullText)")
     }

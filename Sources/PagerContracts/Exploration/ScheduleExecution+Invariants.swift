@@ -216,29 +216,21 @@ extension ScheduleExecution {
             }
         }
         // Items of the generation's accepted pages missing, every one of them shown before the
-        // generation began, and no failure shown: the pager kept what it had seen before the
-        // refresh or query change and dropped them as already shown (the thirty-fourth trial's
-        // search controller, whose refresh kept its set of seen IDs, was named P2 and P13 for
-        // it, never P11). While the generation's chain of loads goes on, a pager that commits
-        // at the chain's end shows the same list: it is judged once the chain ends.
-        let chainGoesOn = requests.contains { $0.generation == generation && $0.answer == nil }
+        // generation began, no failure shown and nothing of the generation in flight: the pager
+        // kept what it had seen before the refresh or query change and dropped them as already
+        // shown (the thirty-fourth trial's search controller, whose refresh kept its set of seen
+        // IDs, was named P2 and P13 for it, never P11). While the chain of loads goes on, a pager
+        // that commits at the chain's end shows the same list: P13's check below names that (a
+        // wait for the chain's end named `PagerThatCommitsFillAtTheEnd` P4 or P11 besides P13).
         // (A stale answer that changed anything failed at its own step; a page delivered again
         // that changed the list is P3's.)
-        // Rows held back so while the chain went on, still missing once a failure ended it, are
-        // judged the same way (a failure that cleared shown items is P6's, below).
-        if !beforeFirstPage, failedPosition == nil || !carriedOverDuringChain.isEmpty,
-            !repeatedCurrentAnswer || state.visible == before.visible
-        {
+        let chainGoesOn = requests.contains { $0.generation == generation && $0.answer == nil }
+        if !beforeFirstPage, !chainGoesOn, failedPosition == nil, !repeatedCurrentAnswer || state.visible == before.visible {
             let earlier = acceptedBefore.union(Self.rows(generationStartVisible)).union(Self.rows(generationShownVisible))
             let missing = wanted.filter { !state.visible.contains($0) }
             let carriedOver =
                 !missing.isEmpty && missing.allSatisfy { if case .row(let id) = $0 { earlier.contains(id) } else { false } }
-                && (failedPosition == nil || missing.allSatisfy(carriedOverDuringChain.contains))
             if carriedOver {
-                if chainGoesOn {
-                    carriedOverDuringChain = missing
-                    return
-                }
                 let start = generationIsRefresh ? "the refresh" : "the change to query \(query)"
                 throw failure(
                     generationIsRefresh ? "P11" : "P4", invariant: "I3", keyedByInvariant: true,

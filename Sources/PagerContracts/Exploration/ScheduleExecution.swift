@@ -143,9 +143,6 @@ final class ScheduleExecution {
     /// Whether the pager showed `hasMore` other than `false` since this generation began: a
     /// pager that never did shows the end an earlier generation's list reached.
     @exclusivity(unchecked) private(set) var showedMoreThisGeneration = false
-    /// Rows of this generation's accepted pages, each shown before it began, missing while its
-    /// chain of loads went on: judged when the chain ends (see `checkState`).
-    @exclusivity(unchecked) var carriedOverDuringChain: [VisibleItem] = []
     /// Whether the step being applied began a generation (a query change or refresh).
     @exclusivity(unchecked) private var stepBeganGeneration = false
     /// Whether the current generation began with a refresh (the query stayed), rather than a
@@ -508,7 +505,6 @@ final class ScheduleExecution {
         generationStartVisible = state.visible
         generationShownVisible = []
         showedMoreThisGeneration = false
-        carriedOverDuringChain = []
         stepBeganGeneration = true
     }
 
@@ -575,7 +571,6 @@ final class ScheduleExecution {
         stepBeganGeneration = false
         generationIsRefresh = mark.generationIsRefresh
         showedMoreThisGeneration = mark.showedMoreThisGeneration
-        carriedOverDuringChain = []
         shadow = nil  // the reference did not refuse it: the two are no longer comparable
         return recorder == nil ? "" : " (the list stays on query \(query))"
     }
