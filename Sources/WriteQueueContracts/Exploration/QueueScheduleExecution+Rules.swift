@@ -197,7 +197,7 @@ extension QueueScheduleExecution {
         let present = Set(waiting.map(\.operationID))
         storedIdentity = storedIdentity.filter { present.contains($0.key) }
         for task in waiting {
-            let baseline = StoredIdentity(key: task.key, createdAt: task.createdAt, body: task.body, step: stepsTaken)
+            let baseline = StoredIdentity(key: task.key, createdAt: task.createdAt, body: task.body, step: harness.recorder.lastStep)
             guard let first = storedIdentity[task.operationID] else {
                 storedIdentity[task.operationID] = baseline
                 continue
@@ -223,6 +223,18 @@ extension QueueScheduleExecution {
                 changes.append("body \(String(decoding: first.body, as: UTF8.self)) → \(task.bodyText)")
             }
             guard changes.isEmpty else {
+                // Before any answer to the task nothing has happened that Q2 is about: the
+                // identity was not fixed in storage at submit, Q1's rule (the thirty-sixth
+                // trial's outbox left the key out of its stored record, so every read made a new
+                // one: the fixed suite named it Q1, the explorer Q2).
+                guard lastAnsweredBody[first.body] != nil else {
+                    throw fail(
+                        "Q1", "Expected \(task.operationID) to be stored with its identity fixed from its submit, but before any answer to it its \(changes.joined(separator: ", ")).",
+                        expected: "the identity stored at step \(first.step)", actual: task.description,
+                        difference: changes.map { "~ \($0)" }.joined(separator: "\n"),
+                        hint: "Store the key (and body) chosen at submit with the task and read it back as stored: a key "
+                            + "missing from the stored record and made again at each read is a new key for every resend.")
+                }
                 throw fail(
                     "Q2", "Expected \(task.operationID) to keep its identity while it waits, but its \(changes.joined(separator: ", ")).",
                     expected: "the identity stored at step \(first.step)", actual: task.description,

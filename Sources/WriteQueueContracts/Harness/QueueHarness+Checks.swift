@@ -64,6 +64,22 @@ extension QueueHarness {
                 + "success; a crash while the request is in flight must lose nothing.")
     }
 
+    /// When a contract's own check is about to fail on a stored key other than the one sent
+    /// (`read`, what storage showed for `operation`): the stop that blames Q1 instead when
+    /// storage holds no fixed key at all, so that a second read shows yet another one. A key
+    /// left out of the stored record and made anew at each read (the thirty-sixth trial's
+    /// outbox, `CodingKeys` without it) breaks Q1's rule, not the running contract's.
+    func keyNotFixedInStorage(_ operation: QueueOperation, read: PersistedTask) async throws -> TimelineStop? {
+        guard let again = try await persistedTask(for: operation), again.key != read.key else { return nil }
+        return blocked(
+            by: "Q1",
+            "Expected \(operation.id) to be stored with its key fixed, but two reads of storage in a row show "
+                + "key \(read.key ?? "none") and then key \(again.key ?? "none").",
+            expected: "one stored key for \(operation.id)", actual: "\(read.description); then \(again.description)",
+            hint: "Store the key chosen at submit with the task and read it back as stored; a key missing from "
+                + "the stored record and made again at each read is a new key for every resend.")
+    }
+
     /// A setup step of a contract other than Q2: after `outcome` (an unknown outcome: a 5xx, a
     /// timeout, a dropped connection) the task of `operation` is still stored, pending, with
     /// the operation ID, key and body it had at submit (`original`, or the key of `send` when

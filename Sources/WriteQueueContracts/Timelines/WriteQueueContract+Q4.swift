@@ -71,6 +71,7 @@ extension WriteQueueContract {
         }
         let sentKey = h.sends(of: conflicted).last?.request.idempotencyKey
         guard task.key == nil || task.key == sentKey else {
+            if let stop = try await h.keyNotFixedInStorage(conflicted, read: task) { throw stop }
             throw h.violation(
                 "Expected op-1 to keep its key after the \(mismatch), but it changed.",
                 expected: "key \(sentKey ?? "none")", actual: "key \(task.key ?? "none")",
