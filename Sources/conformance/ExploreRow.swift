@@ -106,7 +106,7 @@ struct ExploreRow: Encodable {
         var skipped: [String] = []
         if unobservableTriggers > 0 {
             let kinds = unobservableTriggersByKind.isEmpty ? "" : ": \(SkippedTriggers.breakdown(unobservableTriggersByKind))"
-            skipped.append("\(Self.count(unobservableTriggers, "unobservable trigger")) skipped\(kinds)")
+            skipped.append("\(Self.count(unobservableTriggers, "unobservable trigger")) of \(stepsExecuted) steps skipped\(kinds)")
         }
         if inapplicableSchedules > 0 {
             skipped.append("\(Self.count(inapplicableSchedules, "schedule")) not applicable")
