@@ -52,6 +52,7 @@ extension BundledImplementations {
             + twentyEighthTrialQueues
             + thirtiethTrialQueues
             + thirtySecondTrialQueues
+            + thirtySixthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -847,6 +848,33 @@ extension BundledImplementations {
                 ledger: [
                     .fails("Q1", because: "the relaunched queue sends a stored task under a key other than the one chosen at submit"),
                     .fails("Q3", because: "the resend after the crash carries a new key"),
+                ]),
+        ]
+    }
+
+    /// The thirty-sixth trial's outboxes, written from the docs alone (see
+    /// `OutsideTrial/WorkOrderOutbox/README.md`).
+    static var thirtySixthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                WorkOrderOutboxAdapter.self, name: "WorkOrderOutbox", kind: .adopter,
+                summary: "Thirty-sixth-trial actor writing one JSON file per change, a UUID key made at enqueue and "
+                    + "sent in a custom header, a snake_case envelope built once, up to 3 sends at once across work "
+                    + "orders and one at a time per order, seeded equal-jitter backoff capped at 60 s, 409 stops."),
+            .queue(
+                BuggyWorkOrderOutboxAdapter.self, name: "BuggyWorkOrderOutbox", kind: .mutant,
+                summary: "The work-order outbox with one planted bug: its stored record's CodingKeys leave out the "
+                    + "key, so every read of a change's file (a relaunch, or the adapter's reader) makes a fresh UUID.",
+                ledger: [
+                    .fails("Q1", because: "the key is not in the file: the relaunched queue sends op-1 under a fresh UUID"),
+                    .blocked("Q2", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
+                    .blocked("Q3", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
+                    .fails("Q4", because: "the stopped task's key is read anew from its file: it changed after the 409"),
+                    .blocked("Q8", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
+                    .fails(
+                        "Q11",
+                        because: "the tasks stored before the crash come back under fresh keys: the recommended rule "
+                            + "counts them as overwritten"),
                 ]),
         ]
     }

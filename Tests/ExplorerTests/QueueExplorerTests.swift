@@ -75,6 +75,8 @@ struct PastedQueueExplorerOutput {
         ("OperationKeyUploader", "Q1"),
         ("KeyValueOutbox", "Q10"),
         ("NewKeyOnRetryOutbox", "Q2"),
+        // The key left out of the stored record: every read of storage shows a fresh one.
+        ("BuggyWorkOrderOutbox", "Q2"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
