@@ -869,12 +869,8 @@ extension BundledImplementations {
                     .fails("Q1", because: "the key is not in the file: the relaunched queue sends op-1 under a fresh UUID"),
                     .blocked("Q2", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
                     .blocked("Q3", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
-                    .fails("Q4", because: "the stopped task's key is read anew from its file: it changed after the 409"),
+                    .blocked("Q4", by: "Q1", because: "two reads of the stopped task's file show two keys"),
                     .blocked("Q8", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
-                    .fails(
-                        "Q11",
-                        because: "the tasks stored before the crash come back under fresh keys: the recommended rule "
-                            + "counts them as overwritten"),
                 ]),
         ]
     }

@@ -76,7 +76,7 @@ struct PastedQueueExplorerOutput {
         ("KeyValueOutbox", "Q10"),
         ("NewKeyOnRetryOutbox", "Q2"),
         // The key left out of the stored record: every read of storage shows a fresh one.
-        ("BuggyWorkOrderOutbox", "Q2"),
+        ("BuggyWorkOrderOutbox", "Q1"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
