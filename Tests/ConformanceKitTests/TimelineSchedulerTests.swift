@@ -215,12 +215,17 @@ import Testing
     @Test func workLeftBehindByAReturnedTriggerIsAnAdapterProblem() async throws {
         let scheduler = Scheduler()
         let gate = Gate()
-        scheduler.startTrigger("fire and forget") {
+        let trigger = scheduler.startTrigger("fire and forget") {
             Task {
                 await gate.wait()
                 _ = try? await scheduler.park("late page")
             }
         }
+        // The gate opens only once the trigger has returned, so the request is made after the
+        // return (opened at once, the request sometimes parked before the trigger's task ended
+        // and was named open at return: 1 CI run under load).
+        await scheduler.waitUntilTriggerReturned(trigger)
+        try #require(scheduler.outcome(ofTrigger: trigger).returned, "the trigger never returned")
         // The kit waits for work a returned trigger left running (it holds the trigger's
         // task-local tag): settling ends only once that work parks its request.
         gate.open()
@@ -293,6 +298,15 @@ extension TimelineScheduler {
         while requests.filter(\.parked).count < count {
             await Task.yield()
             await settle()
+        }
+    }
+
+    /// Yields until trigger `number` has returned, at most a watchdog's count of times.
+    fileprivate func waitUntilTriggerReturned(_ number: Int) async {
+        var yields = 0
+        while !outcome(ofTrigger: number).returned, yields < 100_000 {
+            await Task.yield()
+            yields += 1
         }
     }
 }
