@@ -27,7 +27,7 @@ struct CommandOptions {
             CommandOption("--verbose", "-v", help: "print the full bug report of every failure, expected or not"),
             CommandOption("--html", value: .text("PATH"), help: "also write the matrix as one self-contained HTML page"),
             CommandOption(
-                "--implementation", value: .text("NAME"), help: "only implementations whose name contains NAME"),
+                "--implementation", value: .text("NAME"), help: ImplementationNameFilter.help),
             CommandOption(
                 "--contract", value: .text("ID"), help: "only this contract (repeatable: --contract P4 --contract P9)"),
         ])

@@ -42,9 +42,8 @@ func runExplore(arguments: [String]) async -> Int32 {
         strategy: depth.map { .exhaustive(depth: $0) } ?? .random(seed: seed), budget: budget,
         maxSteps: maxSteps, parallelism: jobs, expecting: expecting, requiredOnly: requiredOnly)
     let pagers = families.contains(.pagers) ? BundledImplementations.pagers : []
-    let selected = (pagers + (families.contains(.queues) ? BundledImplementations.queues : [])).filter { implementation in
-        filter.map { implementation.name.contains($0) } ?? true
-    }
+    let selected = ImplementationNameFilter(text: filter).select(
+        pagers + (families.contains(.queues) ? BundledImplementations.queues : []), name: \.name)
     var rows: [ExploreRow] = []
     var results: [ExplorationResult] = []
     let start = ContinuousClock.now
@@ -147,5 +146,5 @@ let exploreSubcommand = Subcommand(
         CommandOption("--json", help: "one JSON object per implementation"),
         CommandOption("--html", value: .text("PATH"), help: "also write the findings as one self-contained HTML page"),
         CommandOption("--verbose", "-v", help: "print each finding's bug report and regression test"),
-        CommandOption("--implementation", value: .text("NAME"), help: "only implementations whose name contains NAME"),
+        CommandOption("--implementation", value: .text("NAME"), help: ImplementationNameFilter.help),
     ])

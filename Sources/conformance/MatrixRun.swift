@@ -42,9 +42,7 @@ struct MatrixRun {
         -> [ImplementationUnderCheck]
     {
         let bundled = BundledImplementations.all + (worker == nil ? [] : BundledImplementations.trapping)
-        return bundled.filter { implementation in
-            options.implementationFilter.map { implementation.name.contains($0) } ?? true
-        }
+        return ImplementationNameFilter(text: options.implementationFilter).select(bundled, name: \.name)
     }
 
     /// The cells the options select, in matrix order.

@@ -19,6 +19,20 @@ struct CommandLineTests {
         #expect(run.errorOutput.contains("usage: conformance"))
     }
 
+    /// A name that is an implementation's whole name selects it alone, not also the mutants
+    /// named after it (`BuggyWorkOrderOutbox`); a part of a name still selects every match.
+    @Test func anExactNameSelectsThatImplementationAlone() throws {
+        struct Cell: Decodable { let implementation: String }
+        let exact = try ConformanceCommand.run(["--implementation", "WorkOrderOutbox", "--json"])
+        #expect(exact.status == 0, "\(exact.errorOutput)")
+        let named = Set(try JSONDecoder().decode([Cell].self, from: Data(exact.output.utf8)).map(\.implementation))
+        #expect(named == ["WorkOrderOutbox"])
+        let part = try ConformanceCommand.run(["--implementation", "WorkOrderOut", "--json"])
+        #expect(part.status == 0, "\(part.errorOutput)")
+        let matched = Set(try JSONDecoder().decode([Cell].self, from: Data(part.output.utf8)).map(\.implementation))
+        #expect(matched == ["WorkOrderOutbox", "BuggyWorkOrderOutbox"])
+    }
+
     @Test func aTrappingPagerFailsTheCellsItTrappedInAndTheRunGoesOn() throws {
         let run = try ConformanceCommand.run(["--implementation", "TrapOnRepeatedIDPager", "--json"])
         #expect(run.status == 0, "\(run.errorOutput)")
