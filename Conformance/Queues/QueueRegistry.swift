@@ -863,8 +863,9 @@ extension BundledImplementations {
                     + "orders and one at a time per order, seeded equal-jitter backoff capped at 60 s, 409 stops."),
             .queue(
                 BuggyWorkOrderOutboxAdapter.self, name: "BuggyWorkOrderOutbox", kind: .mutant,
-                summary: "The work-order outbox with one planted bug: its stored record's CodingKeys leave out the "
-                    + "key, so every read of a change's file (a relaunch, or the adapter's reader) makes a fresh UUID.",
+                summary: "The work-order outbox written again from its bug's description by another author: its "
+                    + "stored record's CodingKeys leave out the key, so every read of a change's file (a relaunch, "
+                    + "or the adapter's reader) makes a fresh UUID.",
                 ledger: [
                     .fails("Q1", because: "the key is not in the file: the relaunched queue sends op-1 under a fresh UUID"),
                     .blocked("Q2", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),

@@ -1,321 +1,382 @@
-// From an outside trial (trial 36): written from the docs alone by an author who had read only
-// the kit's README, Docs and public API, as a copy of `WorkOrderOutbox` with one planted bug (the
-// stored record's `CodingKeys` leave out the idempotency key); bundled as written, with its
-// names changed only.
+// From an outside trial (trial 36): written again from its bug's description by another author,
+// who had read only the outbox's public surface, its adapter and the shared types, not
+// `WorkOrderOutbox` (the first author's own copy with the bug is in git history, at 457dcee).
+// The planted bug: the stored record's `CodingKeys` leave out the change ID. (429 was added to the
+// retried statuses by the kit: the description given to the author had left it out.)
 
 import Foundation
 
-/// A copy of `WorkOrderOutbox` with one planted bug (see `StoredChange.CodingKeys`).
-/// The offline write queue ("outbox") for work-order notes and status changes.
+/// The offline outbox behind the "Pending sync" screen.
 ///
-/// - Every change is written to its own file (atomically) before `enqueue` returns, with an
-///   idempotency key generated once, at enqueue, and the exact request bytes.
-/// - `flush()` sends up to `maxConcurrentRequests` changes at once, across work orders; the
-///   changes of one work order go one at a time, oldest first.
-/// - 2xx removes the change. 5xx, 408, 429 and transport errors are retried with the same key
-///   and bytes after a capped, jittered exponential backoff. Any other status stops the change
-///   ("needs attention") without retrying.
-/// - A new instance over the same directory (after a crash or an update) picks everything up
-///   again with the same keys.
+/// Every change a technician makes to a work order is written to disk as one JSON file before
+/// `enqueue` returns, so nothing typed in a basement without signal is lost if the app is killed.
+/// `flush()` (called when connectivity comes back, on foregrounding, and from the pull-to-refresh
+/// on the pending screen) sends whatever is due:
+///
+/// - at most `maxConcurrentRequests` requests at once, and at most one per work order, in the
+///   order the changes were made on that work order;
+/// - 2xx: the server has the change, the file is deleted;
+/// - 5xx, 408, 429, timeouts and transport errors: the change stays, with exponential backoff and
+///   jitter before the next try;
+/// - 409 and other 4xx: the server will not take the change as it is, so it is parked as
+///   "needs attention" and not sent again.
+///
+/// `flush()` makes one pass: it sends everything that is due (including later changes on a work
+/// order whose earlier change just went through) and returns. Changes that are backing off are
+/// picked up by the next call once their time has come.
 public actor BuggyWorkOrderOutbox {
+    /// Sent with every request so the backend can drop a replay of a change it already applied.
     public static let changeIDHeader = "X-Client-Change-ID"
 
-    public struct Configuration: Sendable {
-        public var maxConcurrentRequests: Int
-        public var backoff: WorkOrderOutboxBackoffPolicy
-        public var maxLogLines: Int
-
-        public init(maxConcurrentRequests: Int = 3, backoff: WorkOrderOutboxBackoffPolicy = WorkOrderOutboxBackoffPolicy(), maxLogLines: Int = 500) {
-            self.maxConcurrentRequests = maxConcurrentRequests
-            self.backoff = backoff
-            self.maxLogLines = maxLogLines
-        }
-    }
+    static let maxConcurrentRequests = 3
+    static let maxLogEntries = 200
+    static let fileNamePrefix = "change-"
+    static let fileNameSuffix = ".json"
 
     private let fileSystem: any WorkOrderOutboxFileSystem
     private let transport: WorkOrderOutboxTransport
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
-    private let configuration: Configuration
+    private let backoff: WorkOrderOutboxBackoffPolicy
 
-    private var changes: [UUID: StoredChange] = [:]
-    private var sending: Set<UUID> = []
+    /// Pending and needs-attention changes, keyed by the name of their file.
+    private var changes: [String: StoredWorkOrderChange] = [:]
+    /// Files currently being sent.
+    private var inFlight: Set<String> = []
+    /// Files whose change was accepted but whose removal failed; retried on the next flush.
+    private var acceptedButNotRemoved: Set<String> = []
     private var nextSequence: Int
     private var log: [String] = []
 
     public init(
         fileSystem: any WorkOrderOutboxFileSystem,
-        transport: @escaping WorkOrderOutboxTransport,
-        now: @escaping @Sendable () -> Date = Date.init,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        configuration: Configuration = Configuration()
+        transport: @escaping @Sendable (WorkOrderOutboxRequest) async throws -> WorkOrderOutboxResponse,
+        now: @escaping @Sendable () -> Date,
+        sleep: @escaping @Sendable (Duration) async throws -> Void,
+        random: @escaping @Sendable () -> Double,
+        backoff: WorkOrderOutboxBackoffPolicy = .init()
     ) throws {
         self.fileSystem = fileSystem
         self.transport = transport
         self.now = now
         self.sleep = sleep
         self.random = random
-        self.configuration = configuration
-        let stored = try Self.loadChanges(from: fileSystem)
-        var byID: [UUID: StoredChange] = [:]
-        for change in stored { byID[change.changeID] = change }
-        self.changes = byID
-        self.nextSequence = (stored.map(\.sequence).max() ?? 0) + 1
+        self.backoff = backoff
+
+        var loaded: [String: StoredWorkOrderChange] = [:]
+        var messages: [String] = []
+        let decoder = WorkOrderOutboxCoding.fileDecoder()
+        for name in try fileSystem.fileNames() where Self.isChangeFile(name) {
+            do {
+                guard let data = try fileSystem.contents(of: name) else { continue }
+                loaded[name] = try decoder.decode(StoredWorkOrderChange.self, from: data)
+            } catch {
+                // Leave the file where it is: a later app version may be able to read it.
+                messages.append("launch: skipped unreadable file \(name) (\(Self.describe(error)))")
+            }
+        }
+        changes = loaded
+        nextSequence = (loaded.values.map(\.sequence).max() ?? -1) + 1
+        let needingAttention = loaded.values.filter { $0.state == .needsAttention }.count
+        messages.append("launch: \(loaded.count) stored change(s), \(needingAttention) needing attention")
+        log = messages
     }
 
     // MARK: - Enqueue
 
-    /// Records a change. When this returns, the change is on disk and will be sent, with the
-    /// returned change ID as its idempotency key, however often the app is killed meanwhile.
-    @discardableResult
+    /// Stores the change on disk. When this returns, the change survives a relaunch.
     public func enqueue<Payload: Encodable & Sendable>(
-        _ payload: Payload, workOrderID: String, changeType: WorkOrderChangeType, reference: String
-    ) throws -> UUID {
-        let createdAt = now()
+        _ payload: Payload,
+        workOrderID: String,
+        changeType: WorkOrderChangeType,
+        reference: String
+    ) async throws {
+        let recordedAt = now()
         let envelope = WorkOrderChangeEnvelope(
-            workOrderID: workOrderID, changeType: changeType, recordedAt: createdAt,
-            clientReference: reference, payload: payload)
+            workOrderID: workOrderID,
+            changeType: changeType,
+            recordedAt: recordedAt,
+            clientReference: reference,
+            payload: payload)
         let body = try WorkOrderOutboxCoding.wireEncoder().encode(envelope)
-        let change = StoredChange(
-            changeID: UUID(), sequence: nextSequence, reference: reference, workOrderID: workOrderID,
-            changeType: changeType, createdAt: createdAt, requestBody: body, attempts: 0,
-            nextAttemptAt: nil, state: .pending, problem: nil)
-        try save(change)
+
+        let change = StoredWorkOrderChange(
+            sequence: nextSequence,
+            workOrderID: workOrderID,
+            changeType: changeType,
+            reference: reference,
+            createdAt: recordedAt,
+            attempts: 0,
+            state: .pending,
+            nextAttemptAt: nil,
+            problem: nil,
+            requestBody: body)
+        let name = Self.fileName(for: change)
+        try fileSystem.writeAtomically(try Self.encodeForDisk(change), to: name)
+
         nextSequence += 1
-        changes[change.changeID] = change
-        record("queued \(change.logName)")
-        return change.changeID
+        changes[name] = change
+        record("enqueued \(reference) (\(changeType.rawValue) on \(workOrderID)) as \(change.changeID.uuidString)")
     }
 
     // MARK: - Sending
 
-    /// Sends everything that can be sent, waiting out backoff delays, and returns when no
-    /// pending change is left that this pass could send (the rest is stopped, or being sent by
-    /// another pass). Returns early when cancelled; nothing is lost.
+    /// Sends every change that is due now, then returns.
     public func flush() async {
-        await withTaskGroup(of: PassEvent.self) { group in
-            var running = 0
-            var armedWakes: [Date] = []
-            while !Task.isCancelled {
-                while running < configuration.maxConcurrentRequests, let change = nextSendable(at: now()) {
-                    sending.insert(change.changeID)
-                    running += 1
-                    let id = change.changeID
-                    group.addTask { await self.deliver(id); return .delivered }
-                }
-                if running < configuration.maxConcurrentRequests, let wake = nextWake(after: now()),
-                   wake < (armedWakes.min() ?? .distantFuture) {
-                    armedWakes.append(wake)
-                    let delay = Duration.seconds(max(wake.timeIntervalSince(now()), 0.001))
-                    let sleep = self.sleep
-                    group.addTask {
-                        do { try await sleep(delay) } catch { return .cancelled }
-                        return .woke(wake)
+        retryPendingRemovals()
+        guard !Task.isCancelled else { return }
+
+        await withTaskGroup(of: SendResult.self) { group in
+            while true {
+                if !Task.isCancelled {
+                    while inFlight.count < Self.maxConcurrentRequests, let name = nextDueFileName() {
+                        guard let change = changes[name] else { break }
+                        inFlight.insert(name)
+                        let request = Self.request(for: change)
+                        let transport = self.transport
+                        record("sending \(change.reference) as \(change.changeID.uuidString), attempt \(change.attempts + 1)")
+                        group.addTask {
+                            do {
+                                return SendResult(fileName: name, outcome: .response(try await transport(request)))
+                            } catch is CancellationError {
+                                return SendResult(fileName: name, outcome: .cancelled)
+                            } catch {
+                                return SendResult(fileName: name, outcome: .failed(Self.describe(error)))
+                            }
+                        }
                     }
                 }
-                if running == 0 && armedWakes.isEmpty { break }
-                guard let event = await group.next() else { break }
-                switch event {
-                case .delivered: running -= 1
-                case .woke(let wake): armedWakes.removeAll { $0 == wake }
-                case .cancelled: break
-                }
+                guard let result = await group.next() else { break }
+                inFlight.remove(result.fileName)
+                handle(result)
             }
-            group.cancelAll()
         }
     }
 
-    private enum PassEvent: Sendable { case delivered, woke(Date), cancelled }
-
-    /// The oldest sendable change of a work order whose head is neither being sent nor waiting.
-    private func nextSendable(at instant: Date) -> StoredChange? {
-        for head in laneHeads() where !sending.contains(head.changeID) {
-            if let due = head.nextAttemptAt, due > instant { continue }
-            return head
+    /// The next change to send: the oldest change, across work orders, that is first in line on
+    /// its work order, due, and whose work order has nothing in flight.
+    private func nextDueFileName() -> String? {
+        let currentTime = now()
+        var firstInLine: [String: (name: String, change: StoredWorkOrderChange)] = [:]
+        for (name, change) in changes where change.state == .pending {
+            if let current = firstInLine[change.workOrderID], current.change.sortsBefore(change) { continue }
+            firstInLine[change.workOrderID] = (name, change)
         }
-        return nil
+        let busyWorkOrders = Set(inFlight.compactMap { changes[$0]?.workOrderID })
+        return firstInLine.values
+            .filter { !busyWorkOrders.contains($0.change.workOrderID) }
+            .filter { ($0.change.nextAttemptAt ?? .distantPast) <= currentTime }
+            .min { $0.change.sortsBefore($1.change) }?
+            .name
     }
 
-    /// The earliest due time among waiting lane heads.
-    private func nextWake(after instant: Date) -> Date? {
-        laneHeads()
-            .filter { !sending.contains($0.changeID) }
-            .compactMap(\.nextAttemptAt)
-            .filter { $0 > instant }
-            .min()
-    }
+    private func handle(_ result: SendResult) {
+        guard var change = changes[result.fileName] else { return }
+        let name = result.fileName
 
-    /// For each work order, its oldest pending change (changes of one work order go in order).
-    private func laneHeads() -> [StoredChange] {
-        var seen: Set<String> = []
-        var heads: [StoredChange] = []
-        for change in changes.values.filter({ $0.state == .pending }).sorted(by: { $0.sequence < $1.sequence })
-        where seen.insert(change.workOrderID).inserted {
-            heads.append(change)
+        switch result.outcome {
+        case .response(let response) where (200..<300).contains(response.statusCode):
+            changes[name] = nil
+            record("\(change.reference) accepted (HTTP \(response.statusCode))")
+            remove(name)
+            return
+
+        case .response(let response) where Self.isRetryable(statusCode: response.statusCode):
+            scheduleRetry(&change, problem: "HTTP \(response.statusCode)")
+
+        case .response(let response):
+            change.attempts += 1
+            change.state = .needsAttention
+            change.nextAttemptAt = nil
+            if let code = WorkOrderOutboxCoding.errorCode(in: response.body) {
+                change.problem = "HTTP \(response.statusCode) (\(code))"
+            } else {
+                change.problem = "HTTP \(response.statusCode)"
+            }
+            record("\(change.reference) needs attention: \(change.problem ?? "")")
+
+        case .failed(let description):
+            scheduleRetry(&change, problem: description)
+
+        case .cancelled:
+            record("\(change.reference) send cancelled; will be sent again")
+            return
         }
-        return heads
+
+        changes[name] = change
+        save(change, to: name)
     }
 
-    private func deliver(_ id: UUID) async {
-        defer { sending.remove(id) }
-        guard var change = changes[id], change.state == .pending else { return }
+    private func scheduleRetry(_ change: inout StoredWorkOrderChange, problem: String) {
         change.attempts += 1
-        change.nextAttemptAt = nil
-        do { try save(change) } catch {
-            record("could not save \(change.logName) before sending: \(type(of: error))")
-        }
-        changes[id] = change
+        let delay = backoff.delay(afterFailedAttempts: change.attempts, unit: random())
+        change.nextAttemptAt = now().addingTimeInterval(delay)
+        change.problem = problem
+        record("\(change.reference) failed (\(problem)); retry \(change.attempts + 1) in \(String(format: "%.1f", delay))s")
+    }
 
-        let request = WorkOrderOutboxRequest(
-            method: "POST",
-            path: "/v1/work-orders/\(change.workOrderID)/changes",
-            headers: [Self.changeIDHeader: change.changeID.uuidString, "Content-Type": "application/json"],
-            body: change.requestBody)
-        let outcome: Outcome
+    private static func isRetryable(statusCode: Int) -> Bool {
+        (500..<600).contains(statusCode) || statusCode == 408 || statusCode == 429
+    }
+
+    // MARK: - Disk
+
+    private func save(_ change: StoredWorkOrderChange, to name: String) {
         do {
-            let response = try await transport(request)
-            outcome = Outcome(response)
+            try fileSystem.writeAtomically(try Self.encodeForDisk(change), to: name)
         } catch {
-            outcome = .unknown(Self.describe(error))
-        }
-        guard var current = changes[id] else { return }
-
-        switch outcome {
-        case .delivered(let status):
-            do {
-                try fileSystem.removeFile(named: current.fileName)
-            } catch {
-                // The file comes back at the next launch and is sent again under the same key:
-                // the server answers it as a repeat.
-                record("could not remove \(current.logName): \(type(of: error))")
-            }
-            changes[id] = nil
-            record("\(current.logName) attempt \(current.attempts): HTTP \(status), done")
-        case .retry(let reason):
-            let delay = configuration.backoff.delay(afterFailedAttempts: current.attempts, unit: random())
-            current.nextAttemptAt = now().addingTimeInterval(delay)
-            changes[id] = current
-            persist(current)
-            record("\(current.logName) attempt \(current.attempts): \(reason), retry in \(String(format: "%.1f", delay)) s")
-        case .unknown(let reason):
-            let delay = configuration.backoff.delay(afterFailedAttempts: current.attempts, unit: random())
-            current.nextAttemptAt = now().addingTimeInterval(delay)
-            changes[id] = current
-            persist(current)
-            record("\(current.logName) attempt \(current.attempts): \(reason), retry in \(String(format: "%.1f", delay)) s")
-        case .stop(let problem):
-            current.state = .needsAttention
-            current.problem = problem
-            changes[id] = current
-            persist(current)
-            record("\(current.logName) attempt \(current.attempts): \(problem), needs attention")
+            // The in-memory state is still right for this launch; the file keeps the last state
+            // that was written, which at worst means an earlier retry time after a relaunch.
+            record("could not update \(name): \(Self.describe(error))")
         }
     }
 
-    private enum Outcome {
-        case delivered(Int)
-        case retry(String)
-        case unknown(String)
-        case stop(String)
-
-        init(_ response: WorkOrderOutboxResponse) {
-            let status = response.statusCode
-            switch status {
-            case 200..<300:
-                self = .delivered(status)
-            case 408, 429, 500..<600:
-                self = .retry("HTTP \(status)")
-            default:
-                var problem = "HTTP \(status)"
-                if status == 409 { problem += " conflict" }
-                if let code = WorkOrderOutboxCoding.errorCode(in: response.body) { problem += " (\(code))" }
-                self = .stop(problem)
-            }
+    private func remove(_ name: String) {
+        do {
+            try fileSystem.removeFile(named: name)
+            acceptedButNotRemoved.remove(name)
+        } catch {
+            acceptedButNotRemoved.insert(name)
+            record("could not remove \(name): \(Self.describe(error))")
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
-        if error is CancellationError { return "cancelled" }
-        if let urlError = error as? URLError { return "URLError \(urlError.code.rawValue)" }
-        return "transport error \(type(of: error))"
+    private func retryPendingRemovals() {
+        for name in acceptedButNotRemoved.sorted() {
+            remove(name)
+        }
+    }
+
+    private static func encodeForDisk(_ change: StoredWorkOrderChange) throws -> Data {
+        try WorkOrderOutboxCoding.fileEncoder().encode(change)
+    }
+
+    private static func fileName(for change: StoredWorkOrderChange) -> String {
+        "\(fileNamePrefix)\(change.changeID.uuidString.lowercased())\(fileNameSuffix)"
+    }
+
+    private static func isChangeFile(_ name: String) -> Bool {
+        name.hasPrefix(fileNamePrefix) && name.hasSuffix(fileNameSuffix)
+    }
+
+    // MARK: - Requests
+
+    private static func request(for change: StoredWorkOrderChange) -> WorkOrderOutboxRequest {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/")
+        let workOrder = change.workOrderID.addingPercentEncoding(withAllowedCharacters: allowed) ?? change.workOrderID
+        return WorkOrderOutboxRequest(
+            method: "POST",
+            path: "/v1/work-orders/\(workOrder)/changes",
+            headers: [
+                changeIDHeader: change.changeID.uuidString,
+                "Content-Type": "application/json",
+            ],
+            body: change.requestBody)
     }
 
     // MARK: - Reading
 
-    /// Changes still waiting to be sent or stopped, oldest first (for the "Pending sync" screen).
+    /// What the "Pending sync" screen lists, oldest first.
     public func summaries() -> [WorkOrderOutboxChangeSummary] {
-        changes.values.sorted { $0.sequence < $1.sequence }.map(\.summary)
+        changes.values.sorted { $0.sortsBefore($1) }.map(\.summary)
     }
 
-    /// Recent log lines, for a support bundle. Never contains request bodies.
+    /// What happened lately, for the diagnostics screen. Never contains payloads.
     public var recentLog: [String] { log }
 
-    /// Reads the stored changes without an outbox instance (debug screens, extensions).
+    /// Reads the outbox directory without starting an outbox (used by the support export).
     public static func storedChanges(in fileSystem: any WorkOrderOutboxFileSystem) throws -> [WorkOrderOutboxChangeSummary] {
-        try loadChanges(from: fileSystem).map(\.summary)
-    }
-
-    // MARK: - Storage
-
-    private static let fileSuffix = ".change.json"
-
-    private static func loadChanges(from fileSystem: any WorkOrderOutboxFileSystem) throws -> [StoredChange] {
         let decoder = WorkOrderOutboxCoding.fileDecoder()
-        var result: [StoredChange] = []
-        for name in try fileSystem.fileNames() where name.hasSuffix(fileSuffix) {
+        var stored: [StoredWorkOrderChange] = []
+        for name in try fileSystem.fileNames() where isChangeFile(name) {
             guard let data = try fileSystem.contents(of: name) else { continue }
-            result.append(try decoder.decode(StoredChange.self, from: data))
+            stored.append(try decoder.decode(StoredWorkOrderChange.self, from: data))
         }
-        return result.sorted { $0.sequence < $1.sequence }
+        return stored.sorted { $0.sortsBefore($1) }.map(\.summary)
     }
 
-    private func save(_ change: StoredChange) throws {
-        let data = try WorkOrderOutboxCoding.fileEncoder().encode(change)
-        try fileSystem.writeAtomically(data, to: change.fileName)
-    }
+    // MARK: - Log
 
-    private func persist(_ change: StoredChange) {
-        do { try save(change) } catch {
-            record("could not save \(change.logName): \(type(of: error))")
+    private func record(_ message: String) {
+        log.append(message)
+        if log.count > Self.maxLogEntries {
+            log.removeFirst(log.count - Self.maxLogEntries)
         }
     }
 
-    private func record(_ line: String) {
-        log.append("\(ISO8601DateFormatter().string(from: now())) \(line)")
-        if log.count > configuration.maxLogLines { log.removeFirst(log.count - configuration.maxLogLines) }
+    /// The error's type and code only; localized descriptions can echo URLs and user input.
+    private static func describe(_ error: any Error) -> String {
+        if let urlError = error as? URLError {
+            return urlError.code == .timedOut ? "timed out" : "URLError \(urlError.code.rawValue)"
+        }
+        let nsError = error as NSError
+        return "\(String(describing: type(of: error))) \(nsError.code)"
+    }
+}
+
+// MARK: - Stored change
+
+/// One change as it is kept on disk, one file per change.
+struct StoredWorkOrderChange: Codable, Sendable {
+    var changeID = UUID()
+    /// Breaks ties between changes recorded within the same clock tick.
+    var sequence: Int
+    var workOrderID: String
+    var changeType: WorkOrderChangeType
+    var reference: String
+    var createdAt: Date
+    var attempts: Int
+    var state: WorkOrderOutboxChangeSummary.State
+    var nextAttemptAt: Date?
+    var problem: String?
+    /// The wire body, encoded once at enqueue so every attempt sends the same bytes.
+    var requestBody: Data
+
+    /// Same snake_case naming as the wire format, so support can read a file next to a request.
+    enum CodingKeys: String, CodingKey {
+        case sequence
+        case workOrderID = "work_order_id"
+        case changeType = "change_type"
+        case reference
+        case createdAt = "created_at"
+        case attempts
+        case state
+        case nextAttemptAt = "next_attempt_at"
+        case problem
+        case requestBody = "request_body"
     }
 
-    struct StoredChange: Codable, Sendable {
-        var changeID: UUID = UUID()
-        var sequence: Int
-        var reference: String
-        var workOrderID: String
-        var changeType: WorkOrderChangeType
-        var createdAt: Date
-        var requestBody: Data
-        var attempts: Int
-        var nextAttemptAt: Date?
-        var state: WorkOrderOutboxChangeSummary.State
-        var problem: String?
-        /// Shown in the debug overlay; not worth persisting.
-        var lastStatusCode: Int? = nil
-
-        enum CodingKeys: String, CodingKey {
-            // BUG (planted): `changeID` is missing here, so it is never written to the file and
-            // a fresh UUID is made whenever a change is read back from disk.
-            case sequence, reference, workOrderID, changeType, createdAt, requestBody, attempts
-            case nextAttemptAt, state, problem
-        }
-
-        var fileName: String { String(format: "%010d", sequence) + BuggyWorkOrderOutbox.fileSuffix }
-        var logName: String { "change \(reference) [\(workOrderID)] \(changeID.uuidString.prefix(8))" }
-        var summary: WorkOrderOutboxChangeSummary {
-            WorkOrderOutboxChangeSummary(
-                changeID: changeID, reference: reference, workOrderID: workOrderID, changeType: changeType,
-                state: state, attempts: attempts, createdAt: createdAt, nextAttemptAt: nextAttemptAt,
-                problem: problem, requestBody: requestBody)
-        }
+    func sortsBefore(_ other: StoredWorkOrderChange) -> Bool {
+        if createdAt != other.createdAt { return createdAt < other.createdAt }
+        return sequence < other.sequence
     }
+
+    var summary: WorkOrderOutboxChangeSummary {
+        WorkOrderOutboxChangeSummary(
+            changeID: changeID,
+            reference: reference,
+            workOrderID: workOrderID,
+            changeType: changeType,
+            state: state,
+            attempts: attempts,
+            createdAt: createdAt,
+            nextAttemptAt: nextAttemptAt,
+            problem: problem,
+            requestBody: requestBody)
+    }
+}
+
+// MARK: - Send results
+
+private struct SendResult: Sendable {
+    enum Outcome: Sendable {
+        case response(WorkOrderOutboxResponse)
+        case failed(String)
+        case cancelled
+    }
+
+    var fileName: String
+    var outcome: Outcome
 }
