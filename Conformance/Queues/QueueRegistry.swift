@@ -53,6 +53,7 @@ extension BundledImplementations {
             + thirtiethTrialQueues
             + thirtySecondTrialQueues
             + thirtySixthTrialQueues
+            + thirtyEighthTrialQueues
     }
 
     /// The mutants of ``TicketOutbox``, each with one realistic bug.
@@ -872,6 +873,26 @@ extension BundledImplementations {
                     .blocked("Q3", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
                     .blocked("Q4", by: "Q1", because: "two reads of the stopped task's file show two keys"),
                     .blocked("Q8", by: "Q1", because: "storage shows another key for op-1 while its first request is in flight"),
+                ]),
+        ]
+    }
+
+    /// The thirty-eighth trial's queues, written from the docs alone (see
+    /// `OutsideTrial/NoteSyncQueue/README.md`).
+    static var thirtyEighthTrialQueues: [ImplementationUnderCheck] {
+        [
+            .queue(
+                NoteSyncQueueAdapter.self, name: "NoteSyncQueue", kind: .adopter,
+                summary: "Thirty-eighth-trial @MainActor class with one JSON file for the whole queue, a completion-"
+                    + "handler transport that calls back on a background queue, one request at a time, and edits "
+                    + "merged into a pending update of the same note only while no request has carried its key."),
+            .queue(
+                BuggyNoteSyncQueueAdapter.self, name: "BuggyNoteSyncQueue", kind: .mutant,
+                summary: "The notes sync queue written again by its author with one planted bug: an edit made while "
+                    + "the note's previous edit is in flight is merged into it, so a retry sends the new body under "
+                    + "the old key, and a success completes the edit unsent.",
+                ledger: [
+                    .fails("Q2", because: "an edit made while the update's request is in flight is sent under its key after a 503")
                 ]),
         ]
     }

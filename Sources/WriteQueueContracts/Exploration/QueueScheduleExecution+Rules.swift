@@ -34,6 +34,7 @@ extension QueueScheduleExecution {
         try await checkDiagnostics()
         try checkSubmitted(tasks)
         try checkDistinctKeys(tasks)
+        try checkNoEditUnderASentKey(tasks)
         try checkIdentity(tasks)
         try checkKeys()
         try checkSingleSender()
@@ -188,6 +189,32 @@ extension QueueScheduleExecution {
                     hint: WriteQueueContract.freshKeyHint + " The server would swallow the second action.")
             }
             owner[key] = owner[key] ?? task
+        }
+    }
+
+    /// A merging queue may give a waiting update a later edit's body only while no request has
+    /// carried its key: once one did, the outcome is unknown (the server may hold the first body
+    /// under that key), so the edit needs a task and key of its own. Judged from storage at the
+    /// edit itself: the thirty-eighth trial's outbox merged an edit into the update whose request
+    /// was in flight, and only a 503 or a crash after it showed the key carrying two bodies; with
+    /// a success the edit was silently lost, and the explorer, which counted the key's success
+    /// for both, said nothing.
+    private func checkNoEditUnderASentKey(_ tasks: [PersistedTask]) throws {
+        guard !harness.sends.isEmpty else { return }
+        for task in tasks where task.status != .completed {
+            guard let key = task.key,
+                let sent = harness.sends.first(where: { send in
+                    send.request.idempotencyKey == key && send.request.body != task.body
+                        && isLaterUpdate(task.body, than: send.request.body)
+                })
+            else { continue }
+            let h = harness
+            throw fail(
+                "Q2", "Expected key \(h.short(key)), which send #\(sent.number) carried with the body of \(h.operationLabel(for: sent.request.body)), to keep that body until the server answers it, but storage now holds the body of \(h.operationLabel(for: task.body)) under it: an edit merged into an update whose request was sent, so whose outcome is unknown.",
+                expected: "key \(h.short(key)) with \(sent.request.bodyText)", actual: task.description,
+                hint: "Merge an edit only into an update no request has carried; once one has (in flight, after a 503, "
+                    + "after a crash), store the edit as a task of its own with a new key: the server may already hold "
+                    + "the first body under that key, and a success for it would complete the edit unsent.")
         }
     }
 

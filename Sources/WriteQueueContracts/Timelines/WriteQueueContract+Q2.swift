@@ -99,6 +99,7 @@ extension WriteQueueContract {
         if h.capabilities.coalescesUpdates {
             try await editAfterUnknownOutcomeStaysApart(h)
             try await editAfterCrashStaysApart(h)
+            try await editWhileInFlightStaysApart(h)
         }
     }
 
@@ -195,6 +196,23 @@ extension WriteQueueContract {
             return
         }
         try await requireSentApart(first, from: later, firstSend: send, after: "a crash", h)
+    }
+
+    /// The same when the edit comes while the first update's request is in flight, answered
+    /// with a 503 after the edit: its outcome was unknown from the moment it was sent. The
+    /// thirty-eighth outside trial's outbox merged an edit into the update being sent; the edit
+    /// only a 503 or a crash showed (and a success completed it unsent) passed every fixed
+    /// contract, whose edits came after the answer or after a crash.
+    private static func editWhileInFlightStaysApart<A>(_ h: QueueHarness<A>) async throws {
+        let first = h.operation(6, title: "Sketch", kind: .update(entity: "t-7"))
+        let later = h.operation(7, title: "Signed", kind: .update(entity: "t-7"))
+        try await h.submit(first)
+        try h.startPass()
+        let send = try await h.nextSend(of: first)
+        try await h.submit(later)
+        h.answer(send, .server(.answer(status: 503)))
+        try await h.settle()
+        try await requireSentApart(first, from: later, firstSend: send, after: "a 503 to the request in flight at the edit", h)
     }
 
     /// Sends `first` (whose request `firstSend` met an unknown outcome) and `later`, then
