@@ -75,6 +75,7 @@ let package = Package(
                 "Pagers/Adopters/ThirtyFirstTrial/README.md", "Queues/OutsideTrial/OverflowBackoffOutbox/README.md",
                 "Pagers/Adopters/ThirtyThirdTrial/README.md", "Queues/OutsideTrial/CommentOutbox/README.md",
                 "Pagers/Adopters/ThirtyFourthTrial/README.md", "Queues/OutsideTrial/WorkOrderOutbox/README.md",
+                "Pagers/Adopters/ThirtySeventhTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -45,6 +45,7 @@ extension BundledImplementations {
             + thirtyFirstTrialPagers
             + thirtyThirdTrialPagers
             + thirtyFourthTrialPagers
+            + thirtySeventhTrialPagers
             + pagerMutants
     }
 
@@ -492,6 +493,21 @@ extension BundledImplementations {
                 ledger: [
                     .fails("P11", because: "the refreshed first page's rows seen before the refresh are dropped")
                 ]),
+        ]
+    }
+
+    /// The thirty-seventh trial's pager, written from the docs alone (see
+    /// `Adopters/ThirtySeventhTrial/README.md`).
+    static var thirtySeventhTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                TeamActivityFeedAdapter<TeamActivityFeedViewModel>.self, name: "TeamActivityFeedViewModel",
+                kind: .adopter,
+                summary: "Thirty-seventh-trial team activity feed: a @MainActor @Observable cursor pager over a "
+                    + "GraphQL-style connection with an all / mentions-only filter; a stored load task cancelled "
+                    + "on a filter change or refresh, a request token so only the request in flight writes state, "
+                    + "rows de-duplicated by ID across pages, a refresh that keeps the old rows until its first "
+                    + "page, an end on an empty page and a stop on a cursor that does not advance."),
         ]
     }
 }
