@@ -74,7 +74,7 @@ let package = Package(
                 "Queues/OutsideTrial/RoundNine/README.md", "Queues/OutsideTrial/NotesOutbox/README.md",
                 "Pagers/Adopters/ThirtyFirstTrial/README.md", "Queues/OutsideTrial/OverflowBackoffOutbox/README.md",
                 "Pagers/Adopters/ThirtyThirdTrial/README.md", "Queues/OutsideTrial/CommentOutbox/README.md",
-                "Pagers/Adopters/ThirtyFourthTrial/README.md", "Queues/OutsideTrial/WorkOrderOutbox/README.md",
+                "Pagers/Adopters/ThirtyFourthTrial/README.md", "Queues/OutsideTrial/WorkOrderOutbox/README.md", "Queues/OutsideTrial/NoteSyncQueue/README.md",
                 "Pagers/Adopters/ThirtySeventhTrial/README.md",
             ],
             swiftSettings: strictSwift6

@@ -508,6 +508,17 @@ extension BundledImplementations {
                     + "on a filter change or refresh, a request token so only the request in flight writes state, "
                     + "rows de-duplicated by ID across pages, a refresh that keeps the old rows until its first "
                     + "page, an end on an empty page and a stop on a cursor that does not advance."),
+            .asyncPager(
+                TeamActivityFeedAdapter<BuggyTeamActivityFeedViewModel>.self, name: "BuggyTeamActivityFeedViewModel",
+                kind: .mutant,
+                summary: "The feed written again from its bug's description by another author: an answer is taken "
+                    + "when its filter is the tab selected now, with no request token, so a late answer from an "
+                    + "earlier visit to the same tab, or from before a refresh, is applied.",
+                ledger: [
+                    .fails("P4", because: "a late page from the first visit to a tab is applied on the second visit"),
+                    .fails("P5", because: "stale failures under the same tab show an error"),
+                    .fails("P11", because: "a late page from before a refresh is appended to the refreshed list"),
+                ]),
         ]
     }
 }

@@ -77,6 +77,8 @@ struct PastedQueueExplorerOutput {
         ("NewKeyOnRetryOutbox", "Q2"),
         // The key left out of the stored record: every read of storage shows a fresh one.
         ("BuggyWorkOrderOutbox", "Q1"),
+        // An edit merged into the update whose request is in flight: judged at the edit.
+        ("BuggyNoteSyncQueue", "Q2"),
     ]
 
     /// Mutants whose bug no schedule of the explorer's length can show: named, not explored.
