@@ -76,6 +76,7 @@ let package = Package(
                 "Pagers/Adopters/ThirtyThirdTrial/README.md", "Queues/OutsideTrial/CommentOutbox/README.md",
                 "Pagers/Adopters/ThirtyFourthTrial/README.md", "Queues/OutsideTrial/WorkOrderOutbox/README.md", "Queues/OutsideTrial/NoteSyncQueue/README.md",
                 "Pagers/Adopters/ThirtySeventhTrial/README.md",
+                "Pagers/Adopters/ThirtyNinthTrial/README.md",
             ],
             swiftSettings: strictSwift6
         ),

@@ -46,6 +46,7 @@ extension BundledImplementations {
             + thirtyThirdTrialPagers
             + thirtyFourthTrialPagers
             + thirtySeventhTrialPagers
+            + thirtyNinthTrialPagers
             + pagerMutants
     }
 
@@ -519,6 +520,19 @@ extension BundledImplementations {
                     .fails("P5", because: "stale failures under the same tab show an error"),
                     .fails("P11", because: "a late page from before a refresh is appended to the refreshed list"),
                 ]),
+        ]
+    }
+
+    /// The thirty-ninth trial's pager, written from the docs alone (see
+    /// `Adopters/ThirtyNinthTrial/README.md`).
+    static var thirtyNinthTrialPagers: [ImplementationUnderCheck] {
+        [
+            .asyncPager(
+                InboxThreadsAdapter.self, name: "InboxThreadsViewModel", kind: .adopter,
+                summary: "Thirty-ninth-trial mail threads: a @MainActor @Observable page-number pager over folders "
+                    + "with a request token; a refresh keeps the old threads until its first page, and a refresh "
+                    + "whose own request ends in a cancellation error is abandoned: the list before it, its next "
+                    + "page and its end stay, with no error shown."),
         ]
     }
 }

@@ -41,7 +41,7 @@ struct AsyncExplorableCase: Sendable, CustomTestStringConvertible {
         #expect(AsyncExplorableCase.mutants.count + AsyncExplorableCase.adopters.count
             == asyncPagers.count - Self.leftToTheirFixedContracts.count)
         #expect(AsyncExplorableCase.mutants.count == 32)
-        #expect(AsyncExplorableCase.adopters.count == 29)
+        #expect(AsyncExplorableCase.adopters.count == 30)
         #expect(Set(asyncPagers.filter { !$0.isExplorable }.map(\.name)) == Self.leftToTheirFixedContracts)
     }
 

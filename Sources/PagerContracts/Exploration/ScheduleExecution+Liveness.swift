@@ -75,9 +75,10 @@ extension ScheduleExecution {
         // Whatever step came last (a failure of the new list's first request, a stale answer),
         // a pager that never showed more pages since the refresh or query change kept the old
         // end (a refresh that does not reset `hasMore` was named P6 or P4 by its last step).
+        // A failure of the current page hidden (no error shown) is P6's, whatever end it shows.
         let endCarriedOver =
             (contract == "P1" || !showedMoreThisGeneration) && earlierListEnded && acceptedPages == 0
-            && state.hasMore == false
+            && state.hasMore == false && !(failed && hidesTheCurrentFailure)
         // The end an earlier visit of this query's name reached: a per-query cache resumed it
         // (P4's, as the fixed timeline names a resumed position), not a hasMore never reset.
         // After a refresh the end is the same query's by definition, and a refresh starts a new
@@ -100,6 +101,8 @@ extension ScheduleExecution {
         // Ended on a page that added nothing new: a stop on no progress, which the fixed P12
         // judges against what the adapter declares (a photo grid that ends on an empty page).
         if state.hasMore == false, acceptedPages > 0, pagesWithoutProgress > 0 { return nil }
+        // Back on the list before a refresh its own cancellation error abandoned, which had ended.
+        if showsTheEndedListBeforeAnAbandonedRefresh { return nil }
         let endMisread = contract == "P1" && acceptedPages > 0 && state.hasMore == false
         let before = requests.count
         guard try await apply(.bottomReached) else { return nil }

@@ -127,6 +127,12 @@ final class ScheduleExecution {
     @exclusivity(unchecked) private(set) var lastAcceptedCursor: String?
     @exclusivity(unchecked) private(set) var requestedCursors: [String] = []
     @exclusivity(unchecked) private(set) var failedPosition: PagePosition?
+    /// Whether the current generation's latest failure was a cancellation error.
+    @exclusivity(unchecked) private var failedByCancellation = false
+    /// The list a refresh replaces, kept until the refreshed list accepts its first page: a
+    /// pager may abandon a refresh whose own request ended in a cancellation error and go on
+    /// with that list (see ``returnToTheListBeforeAnAbandonedRefresh(asking:)``).
+    @exclusivity(unchecked) private var listBeforeRefresh: GenerationMark?
     @exclusivity(unchecked) private(set) var end: EndOfList?
     /// Whether an earlier generation's list ended (``end`` was set) and no page was accepted
     /// since: a pager that shows that end to the new query, and loads nothing, broke P7's
@@ -304,6 +310,8 @@ final class ScheduleExecution {
         hasher.combine(acceptedPages)
         hasher.combine(lastAcceptedCursor)
         hasher.combine(failedPosition)
+        hasher.combine(failedByCancellation)
+        hasher.combine(listBeforeRefresh?.acceptedPages)
         hasher.combine(end)
         hasher.combine(pagesWithoutProgress)
         return hasher.finalize()
@@ -351,18 +359,26 @@ final class ScheduleExecution {
             let appearance = try await appearFirst(then: "; ")
             let next = generationQueries % 2 == 0 ? "B" : "A"
             let mark = generationMark
+            let keptBeforeRefresh = listBeforeRefresh
             startGeneration(query: next)
             text = appearance + "query changed to \(next)" + (try await fire(.changeQuery(next)))
-            if lastTriggerRejected { text += undo(mark) }
+            if lastTriggerRejected {
+                text += undo(mark)
+                listBeforeRefresh = keptBeforeRefresh
+            }
         case .refresh:
             guard capabilities.triggers.contains(.refresh) else { return skip(step, "no refresh trigger declared") }
             let appearance = try await appearFirst(then: "; ")
             let mark = generationMark
             let nothingAccepted = acceptedPages == 0
+            let keptBeforeRefresh = listBeforeRefresh
             startGeneration(query: query)
+            // A refresh of a refresh that accepted nothing replaces the list still on screen.
+            listBeforeRefresh = (nothingAccepted ? keptBeforeRefresh : nil) ?? mark
             text = appearance + "refresh" + (try await fire(.refresh))
             if lastTriggerRejected {
                 text += undo(mark)
+                listBeforeRefresh = keptBeforeRefresh
             } else if nothingAccepted, requests.count == requestsBefore, !driver.lastTriggerWaits,
                 await driverState() == before
             {
@@ -374,6 +390,7 @@ final class ScheduleExecution {
                 // after a page was shown is still a new generation: the contracts' P11 asks it
                 // to reload.
                 _ = undo(mark)
+                listBeforeRefresh = keptBeforeRefresh
                 if recorder != nil { text += " (requested nothing and changed nothing before the first page: not a reload)" }
             }
         case .deliver(let number, let rows, let hasMore, let cursorAnswer):
@@ -429,6 +446,7 @@ final class ScheduleExecution {
             markAnswered(index, .failure(failure))
             if request.generation == generation {
                 failedPosition = request.position
+                failedByCancellation = failure == .cancelled
                 lastSuspect = "P6"
             } else {
                 lastSuspect = "P4"
@@ -494,6 +512,8 @@ final class ScheduleExecution {
         lastAcceptedCursor = nil
         requestedCursors = []
         failedPosition = nil
+        failedByCancellation = false
+        listBeforeRefresh = nil
         earlierListEnded = earlierListEnded || end != nil
         end = nil
         refusableRows = []
@@ -710,6 +730,8 @@ final class ScheduleExecution {
         acceptedPages += 1
         earlierListEnded = false
         failedPosition = nil
+        failedByCancellation = false
+        listBeforeRefresh = nil
         pagesWithoutProgress = accepted.count == countBefore ? pagesWithoutProgress + 1 : 0
         if usesCursors { lastAcceptedCursor = response.nextCursor }
         guard end == nil else { return }
@@ -778,6 +800,49 @@ final class ScheduleExecution {
         stalledFirstPage = false
     }
 
+    /// A refresh whose own request ended in a cancellation error, before its list accepted a
+    /// page, may be abandoned: the pager still shows the list it had before the refresh and
+    /// asks for that list's next page. P6 and P11 do not forbid it (a cancellation error is not
+    /// a failure the user must see, and the request is made after the refresh, for the list on
+    /// screen), so the oracle goes back to that list instead of expecting the refresh's first
+    /// page again (trial 37's feed was flagged P6 for it). Answers to requests made before the
+    /// refresh stay stale: the generation does not go back.
+    /// - Returns: Whether the oracle went back.
+    private func returnToTheListBeforeAnAbandonedRefresh(asking position: PagePosition) -> Bool {
+        guard failedPosition != nil, failedByCancellation, acceptedPages == 0, let before = listBeforeRefresh,
+            before.acceptedPages > 0, before.end == nil, before.query == query,
+            position == (usesCursors ? .cursor(before.lastAcceptedCursor) : .page(before.acceptedPages + 1)),
+            state.visible == generationStartVisible
+        else { return false }
+        accepted = before.accepted
+        acceptedSet = before.acceptedSet
+        acceptedPages = before.acceptedPages
+        lastAcceptedCursor = before.lastAcceptedCursor
+        requestedCursors = before.requestedCursors
+        pagesWithoutProgress = before.pagesWithoutProgress
+        failedPosition = nil
+        failedByCancellation = false
+        listBeforeRefresh = nil
+        shadow = nil  // the reference retries the refresh: the two are no longer comparable
+        return true
+    }
+
+    /// Whether the current page's last answer was a failure other than a cancellation error
+    /// and the pager shows no error for it: P6's own breach, whatever else the state shows.
+    var hidesTheCurrentFailure: Bool {
+        failedPosition != nil && !failedByCancellation && state.showsError == false
+    }
+
+    /// Whether the pager is back on the list a refresh would have replaced, abandoned after its
+    /// own request ended in a cancellation error, and that list had ended (its last page, or a
+    /// page that added nothing shown as the end): no trigger need load anything.
+    var showsTheEndedListBeforeAnAbandonedRefresh: Bool {
+        guard failedPosition != nil, failedByCancellation, acceptedPages == 0, let before = listBeforeRefresh,
+            before.acceptedPages > 0, state.hasMore == false, state.visible == generationStartVisible
+        else { return false }
+        return before.end != nil || before.pagesWithoutProgress > 0
+    }
+
     private func register(_ positions: [PagePosition]) -> String {
         var started: [String] = []
         for position in positions {
@@ -786,13 +851,18 @@ final class ScheduleExecution {
                 staleAnswersBefore: staleAnswersGiven, repeatedAnswersBefore: repeatedAnswersGiven,
                 queryChanges: generationQueries)
             liftProtocolErrorStopForRetry()
+            let wentBack = returnToTheListBeforeAnAbandonedRefresh(asking: position)
             if pendingFailure == nil { pendingFailure = checkNewRequest(request) }
             if pendingFailure == nil { pendingFailure = checkChainAfterNoProgress(request) }
             requests.append(request)
             openNumbers.append(request.number)
             if case .cursor(let cursor?) = position { requestedCursors.append(cursor) }
             // Descriptions only for a transcript: the search replays without one.
-            if recorder != nil { started.append(describe(request)) }
+            if recorder != nil {
+                started.append(
+                    describe(request)
+                        + (wentBack ? " (the refresh, ended by a cancellation error, is abandoned: the list before it goes on)" : ""))
+            }
         }
         return started.isEmpty ? "no request" : started.joined(separator: ", ")
     }
